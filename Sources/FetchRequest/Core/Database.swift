@@ -1,0 +1,111 @@
+import CSQLite
+
+/// A connection to one SQLite database file.
+///
+/// Opened read-only for queries (they can never change the file, and work on read-only media) or
+/// read-write for imports. Statements are prepared once per SQL text and kept in a cache, so a
+/// request that runs many times pays for parsing and planning once.
+public final class Database {
+    /// How the file is opened.
+    public enum Mode: Sendable {
+        /// Queries only; the file and its folder may be read-only.
+        case readOnly
+        /// Reads and writes; the file is created when missing.
+        case readWrite
+    }
+
+    /// The raw `sqlite3*` handle, for the internal layer only.
+    let handle: OpaquePointer
+    /// The path given when opening.
+    public let path: String
+    private var statementCache: [String: Statement] = [:]
+
+    /// Receives every request the connection runs, when set (the machinery behind `--explain`).
+    public var observer: ((ExecutedRequest) -> Void)?
+
+    /// Opens the database at `path`.
+    ///
+    /// A read-only open of a missing file fails instead of creating one.
+    public init(path: String, mode: Mode) throws {
+        var pointer: OpaquePointer?
+        let flags: Int32
+        switch mode {
+        case .readOnly: flags = SQLITE_OPEN_READONLY | SQLITE_OPEN_NOMUTEX
+        case .readWrite: flags = SQLITE_OPEN_READWRITE | SQLITE_OPEN_CREATE | SQLITE_OPEN_NOMUTEX
+        }
+        let code = sqlite3_open_v2(path, &pointer, flags, nil)
+        guard code == SQLITE_OK, let pointer else {
+            let message = pointer.map { String(cString: sqlite3_errmsg($0)) } ?? "out of memory"
+            if let pointer { sqlite3_close_v2(pointer) }
+            throw DatabaseError(code: code, message: message)
+        }
+        sqlite3_extended_result_codes(pointer, 1)
+        // Another process may be replacing the file; wait briefly rather than fail at once.
+        sqlite3_busy_timeout(pointer, 5_000)
+        self.handle = pointer
+        self.path = path
+    }
+
+    deinit {
+        for statement in statementCache.values { statement.finalize() }
+        sqlite3_close_v2(handle)
+    }
+
+    /// Runs SQL text that takes no values (schema statements, pragmas), one or several statements.
+    public func execute(_ sql: String) throws {
+        var errorMessage: UnsafeMutablePointer<CChar>?
+        let code = sqlite3_exec(handle, sql, nil, nil, &errorMessage)
+        if code != SQLITE_OK {
+            let message = errorMessage.map { String(cString: $0) } ?? lastErrorMessage
+            sqlite3_free(errorMessage)
+            throw DatabaseError(code: code, message: message, sql: sql)
+        }
+    }
+
+    /// A prepared statement for `sql`, from the cache when it was prepared before.
+    ///
+    /// Cached statements are prepared with `SQLITE_PREPARE_PERSISTENT`, SQLite's hint that they
+    /// will be reused many times.
+    public func cachedStatement(_ sql: String) throws -> Statement {
+        if let statement = statementCache[sql] {
+            statement.reset()
+            return statement
+        }
+        let statement = try Statement(database: self, sql: sql, persistent: true)
+        statementCache[sql] = statement
+        return statement
+    }
+
+    /// A new statement for `sql` that the caller owns (not cached).
+    public func makeStatement(_ sql: String) throws -> Statement {
+        try Statement(database: self, sql: sql, persistent: false)
+    }
+
+    /// Runs `body` inside one transaction: committed when it returns, rolled back when it throws.
+    public func inTransaction<T>(_ body: () throws -> T) throws -> T {
+        try execute("BEGIN")
+        do {
+            let result = try body()
+            try execute("COMMIT")
+            return result
+        } catch {
+            try? execute("ROLLBACK")
+            throw error
+        }
+    }
+
+    /// The row id of the last row inserted on this connection.
+    public var lastInsertedRowID: Int64 { sqlite3_last_insert_rowid(handle) }
+
+    /// How many rows the last `INSERT`, `UPDATE` or `DELETE` changed.
+    public var changes: Int { Int(sqlite3_changes(handle)) }
+
+    /// SQLite's message for the most recent failure on this connection.
+    var lastErrorMessage: String { String(cString: sqlite3_errmsg(handle)) }
+
+    /// Closes every cached statement (before a file is renamed, say).
+    public func clearStatementCache() {
+        for statement in statementCache.values { statement.finalize() }
+        statementCache.removeAll()
+    }
+}

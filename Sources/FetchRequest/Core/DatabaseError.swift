@@ -1,0 +1,62 @@
+import CSQLite
+
+/// An error SQLite reported, with the statement and arguments that caused it.
+///
+/// Printed as `SQLite error 19: NOT NULL constraint failed: stops.stop_id - while executing `…``,
+/// so a user or a bug report carries everything needed to reproduce it.
+public struct DatabaseError: Error, CustomStringConvertible, Sendable {
+    /// SQLite's primary or extended result code (`SQLITE_CONSTRAINT` is 19, and so on).
+    public let code: Int32
+    /// SQLite's own message for the error.
+    public let message: String
+    /// The SQL being prepared or run when it happened, if any.
+    public let sql: String?
+    /// The values bound to the statement, if any.
+    public let arguments: [SQLValue]
+
+    public init(code: Int32, message: String, sql: String? = nil, arguments: [SQLValue] = []) {
+        self.code = code
+        self.message = message
+        self.sql = sql
+        self.arguments = arguments
+    }
+
+    /// True when the error means the disk (or the file-size limit) is full.
+    public var isDiskFull: Bool { code & 0xFF == SQLITE_FULL || code & 0xFF == SQLITE_IOERR }
+
+    public var description: String {
+        var text = "SQLite error \(code): \(message)"
+        if let sql {
+            text += " - while executing `\(sql)`"
+            if !arguments.isEmpty {
+                text += " with arguments [" + arguments.map(\.literalDescription).joined(separator: ", ") + "]"
+            }
+        }
+        return text
+    }
+}
+
+/// A mistake in how a request or statement was put together, found before SQLite runs it.
+public enum RequestError: Error, CustomStringConvertible, Sendable, Equatable {
+    /// The statement has `expected` placeholders but was given `given` values.
+    case argumentCountMismatch(sql: String, expected: Int, given: Int)
+    /// A column was read as a type it does not hold (for example text read as an integer).
+    case unexpectedColumnType(column: String, expected: String, found: String)
+    /// A name given for a column is not one of the entity's columns.
+    case unknownColumn(name: String, entity: String, known: [String])
+    /// A template was executed without a value for one of its substitution variables.
+    case missingSubstitutionVariable(name: String)
+
+    public var description: String {
+        switch self {
+        case let .argumentCountMismatch(sql, expected, given):
+            return "the statement `\(sql)` takes \(expected) values but \(given) were given"
+        case let .unexpectedColumnType(column, expected, found):
+            return "column \(column) holds \(found), not \(expected)"
+        case let .unknownColumn(name, entity, known):
+            return "\(entity) has no column \(name); known columns: \(known.joined(separator: ", "))"
+        case let .missingSubstitutionVariable(name):
+            return "no value was given for the substitution variable $\(name)"
+        }
+    }
+}

@@ -1,0 +1,61 @@
+import CSQLite
+
+/// The current row of a running statement, read column by column with typed accessors.
+///
+/// A `Row` is a view: it is valid until its statement steps again. Copy what you need out of it.
+public struct Row {
+    let statement: Statement
+
+    /// How many columns the row has.
+    public var count: Int { statement.columnNames.count }
+
+    /// True when column `index` holds NULL.
+    public func isNull(_ index: Int) -> Bool {
+        sqlite3_column_type(statement.handle, Int32(index)) == SQLITE_NULL
+    }
+
+    /// Column `index` as an integer (0 for NULL).
+    public func int(_ index: Int) -> Int {
+        Int(sqlite3_column_int64(statement.handle, Int32(index)))
+    }
+
+    /// Column `index` as an integer, or nil for NULL.
+    public func optionalInt(_ index: Int) -> Int? {
+        isNull(index) ? nil : int(index)
+    }
+
+    /// Column `index` as a double (0 for NULL).
+    public func double(_ index: Int) -> Double {
+        sqlite3_column_double(statement.handle, Int32(index))
+    }
+
+    /// Column `index` as a double, or nil for NULL.
+    public func optionalDouble(_ index: Int) -> Double? {
+        isNull(index) ? nil : double(index)
+    }
+
+    /// Column `index` as text ("" for NULL).
+    public func string(_ index: Int) -> String {
+        guard let pointer = sqlite3_column_text(statement.handle, Int32(index)) else { return "" }
+        let length = Int(sqlite3_column_bytes(statement.handle, Int32(index)))
+        return String(decoding: UnsafeBufferPointer(start: pointer, count: length), as: UTF8.self)
+    }
+
+    /// Column `index` as text, or nil for NULL.
+    public func optionalString(_ index: Int) -> String? {
+        isNull(index) ? nil : string(index)
+    }
+
+    /// Column `index` as whichever storage class it holds.
+    public func value(_ index: Int) -> SQLValue {
+        switch sqlite3_column_type(statement.handle, Int32(index)) {
+        case SQLITE_INTEGER: return .integer(sqlite3_column_int64(statement.handle, Int32(index)))
+        case SQLITE_FLOAT: return .real(double(index))
+        case SQLITE_NULL: return .null
+        default: return .text(string(index))
+        }
+    }
+
+    /// The column names of the row, in order.
+    public var columnNames: [String] { statement.columnNames }
+}

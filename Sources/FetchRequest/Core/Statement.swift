@@ -1,0 +1,126 @@
+import CSQLite
+
+/// One prepared SQL statement: bind values, step through rows, reset, run again.
+public final class Statement {
+    /// The raw `sqlite3_stmt*`.
+    private(set) var handle: OpaquePointer?
+    /// The connection the statement belongs to.
+    unowned let database: Database
+    /// The SQL text the statement was prepared from.
+    public let sql: String
+    /// How many `?` placeholders the statement has.
+    public let parameterCount: Int
+    /// The names of the result columns, in order.
+    public let columnNames: [String]
+
+    init(database: Database, sql: String, persistent: Bool) throws {
+        var pointer: OpaquePointer?
+        let flags: UInt32 = persistent ? UInt32(SQLITE_PREPARE_PERSISTENT) : 0
+        let code = sqlite3_prepare_v3(database.handle, sql, -1, flags, &pointer, nil)
+        guard code == SQLITE_OK, let pointer else {
+            throw DatabaseError(code: code, message: database.lastErrorMessage, sql: sql)
+        }
+        self.handle = pointer
+        self.database = database
+        self.sql = sql
+        self.parameterCount = Int(sqlite3_bind_parameter_count(pointer))
+        let columnCount = Int(sqlite3_column_count(pointer))
+        self.columnNames = (0..<columnCount).map { String(cString: sqlite3_column_name(pointer, Int32($0))) }
+    }
+
+    deinit { finalize() }
+
+    func finalize() {
+        if let handle { sqlite3_finalize(handle) }
+        handle = nil
+    }
+
+    /// Clears the previous run so the statement can run again with new values.
+    public func reset() {
+        sqlite3_reset(handle)
+        sqlite3_clear_bindings(handle)
+    }
+
+    /// Binds `values` to the placeholders in order, after checking that their number matches.
+    public func bind(_ values: [SQLValue]) throws {
+        guard values.count == parameterCount else {
+            throw RequestError.argumentCountMismatch(sql: sql, expected: parameterCount, given: values.count)
+        }
+        for (offset, value) in values.enumerated() {
+            try bind(value, at: offset + 1)
+        }
+    }
+
+    /// Binds one value to the 1-based placeholder `index`.
+    public func bind(_ value: SQLValue, at index: Int) throws {
+        let code: Int32
+        switch value {
+        case .null: code = sqlite3_bind_null(handle, Int32(index))
+        case .integer(let int): code = sqlite3_bind_int64(handle, Int32(index), int)
+        case .real(let double): code = sqlite3_bind_double(handle, Int32(index), double)
+        case .text(let string):
+            code = sqlite3_bind_text(handle, Int32(index), string, -1, csqlite_transient())
+        }
+        try check(code)
+    }
+
+    /// Binds an integer without boxing it in an `SQLValue` (the import's hot path).
+    @inline(__always)
+    public func bind(integer value: Int64, at index: Int32) {
+        sqlite3_bind_int64(handle, index, value)
+    }
+
+    /// Binds a double without boxing it (the import's hot path).
+    @inline(__always)
+    public func bind(real value: Double, at index: Int32) {
+        sqlite3_bind_double(handle, index, value)
+    }
+
+    /// Binds NULL to the 1-based placeholder `index`.
+    @inline(__always)
+    public func bindNull(at index: Int32) {
+        sqlite3_bind_null(handle, index)
+    }
+
+    /// Binds UTF-8 bytes as text; SQLite copies them, so the buffer may be reused at once.
+    @inline(__always)
+    public func bind(utf8 bytes: UnsafeBufferPointer<UInt8>, at index: Int32) {
+        guard let base = bytes.baseAddress, bytes.count > 0 else {
+            sqlite3_bind_text(handle, index, "", 0, csqlite_transient())
+            return
+        }
+        base.withMemoryRebound(to: CChar.self, capacity: bytes.count) { chars in
+            _ = sqlite3_bind_text(handle, index, chars, Int32(bytes.count), csqlite_transient())
+        }
+    }
+
+    /// Advances to the next row: true when there is one, false when the statement is done.
+    @discardableResult
+    public func step() throws -> Bool {
+        let code = sqlite3_step(handle)
+        switch code {
+        case SQLITE_ROW: return true
+        case SQLITE_DONE: return false
+        default:
+            throw DatabaseError(code: code, message: database.lastErrorMessage, sql: sql)
+        }
+    }
+
+    /// Runs a statement that returns no rows, then resets it for the next run.
+    public func run() throws {
+        defer { sqlite3_reset(handle) }
+        let code = sqlite3_step(handle)
+        guard code == SQLITE_DONE || code == SQLITE_ROW else {
+            throw DatabaseError(code: code, message: database.lastErrorMessage, sql: sql)
+        }
+    }
+
+    /// The current row's columns, valid until the next `step()`.
+    public var row: Row { Row(statement: self) }
+
+    private func check(_ code: Int32) throws {
+        guard code == SQLITE_OK else {
+            throw DatabaseError(code: code, message: database.lastErrorMessage, sql: sql)
+        }
+    }
+}

@@ -1,0 +1,52 @@
+/// SQLite's `EXPLAIN QUERY PLAN` for one statement: a tree of steps such as
+/// `SEARCH stops USING INDEX stops_by_location (stop_lon>? AND stop_lon<?)`.
+///
+/// See https://www.sqlite.org/eqp.html for what each line means.
+public struct QueryPlan: Sendable, Equatable {
+    /// One line of the plan.
+    public struct Step: Sendable, Equatable {
+        public let id: Int
+        public let parent: Int
+        public let detail: String
+    }
+
+    /// The steps in the order SQLite reported them (parents before children).
+    public let steps: [Step]
+
+    public init(steps: [Step]) { self.steps = steps }
+
+    /// The plan drawn as a tree, as the `sqlite3` shell draws it:
+    ///
+    ///     QUERY PLAN
+    ///     |--SEARCH stops USING INDEX stops_by_location (stop_lon>? AND stop_lon<?)
+    ///     `--USE TEMP B-TREE FOR ORDER BY
+    public var tree: String {
+        var lines = ["QUERY PLAN"]
+        func draw(parent: Int, prefix: String) {
+            let children = steps.filter { $0.parent == parent }
+            for (index, child) in children.enumerated() {
+                let last = index == children.count - 1
+                lines.append(prefix + (last ? "`--" : "|--") + child.detail)
+                draw(parent: child.id, prefix: prefix + (last ? "   " : "|  "))
+            }
+        }
+        draw(parent: 0, prefix: "")
+        return lines.joined(separator: "\n")
+    }
+
+    /// The tables the plan reads by a full scan (`SCAN stops`, not `SCAN … USING COVERING INDEX`
+    /// and not a `SEARCH`): the sign of a missing or unusable index.
+    public var fullyScannedTables: [String] {
+        steps.compactMap { step in
+            guard step.detail.hasPrefix("SCAN ") else { return nil }
+            if step.detail.contains(" USING COVERING INDEX ") || step.detail.contains(" USING INDEX ") {
+                return nil
+            }
+            let rest = step.detail.dropFirst(5)
+            let name = rest.split(separator: " ").first.map(String.init) ?? String(rest)
+            // Subquery results and constant rows are not tables of the database.
+            if name.hasPrefix("CONSTANT") || name == "SUBQUERY" || name.hasPrefix("(") { return nil }
+            return name
+        }
+    }
+}

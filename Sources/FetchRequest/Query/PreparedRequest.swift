@@ -1,0 +1,40 @@
+/// A request turned into SQL: the text with `?` placeholders and the values to bind, in order.
+///
+/// This is what runs, what the statement cache is keyed by, and what `--explain` shows.
+public struct PreparedRequest: Sendable, Equatable {
+    /// The SQL text, with a `?` for every value.
+    public let sql: String
+    /// The values for the placeholders, in order. Substitution variables not yet given are NULL.
+    public let arguments: [SQLValue]
+    /// For each placeholder that is a substitution variable, its name.
+    let variables: [Int: String]
+
+    init(sql: String, arguments: [SQLValue], variables: [Int: String] = [:]) {
+        self.sql = sql
+        self.arguments = arguments
+        self.variables = variables
+    }
+
+    /// The names of the template's substitution variables (Core Data's `$NAME`), in order.
+    public var variableNames: [String] {
+        variables.sorted { $0.key < $1.key }.map(\.value)
+    }
+
+    /// The same SQL with the substitution variables bound to `values` (Core Data's
+    /// `fetchRequestFromTemplate(withName:substitutionVariables:)`).
+    ///
+    /// The SQL text does not change, so the statement cache prepares it only once.
+    public func substituting(_ values: [String: any SQLValueConvertible]) throws -> PreparedRequest {
+        var arguments = self.arguments
+        for (index, name) in variables {
+            guard let value = values[name] else { throw RequestError.missingSubstitutionVariable(name: name) }
+            arguments[index] = value.sqlValue
+        }
+        return PreparedRequest(sql: sql, arguments: arguments, variables: variables)
+    }
+
+    /// The `EXPLAIN QUERY PLAN` form of this request: the same SQL and arguments.
+    public var explainQueryPlan: PreparedRequest {
+        PreparedRequest(sql: "EXPLAIN QUERY PLAN " + sql, arguments: arguments, variables: variables)
+    }
+}

@@ -1,0 +1,124 @@
+/// One `SELECT`, described as a value: table, joins, selection, predicate, grouping, order, limits.
+///
+/// This is the untyped core that `FetchRequest` wraps and that subqueries are made of. Each
+/// builder method returns a changed copy, so a query can be shared and refined freely.
+public struct Query: Sendable {
+    /// The table rows come from.
+    public var table: String
+    /// The name the table goes by inside the query (its own name unless set).
+    public var alias: String
+    /// `SELECT DISTINCT` when true.
+    public var distinct = false
+    /// What each result row holds; empty means every column of `table` (`*`).
+    public var selection: [SelectedProperty] = []
+    /// Tables joined to `table`.
+    public var joins: [Join] = []
+    /// The `WHERE` condition.
+    public var predicate: Predicate = .all
+    /// The `GROUP BY` expressions.
+    public var groupBy: [SQLExpression] = []
+    /// The `HAVING` condition, applied to groups.
+    public var having: Predicate = .all
+    /// The `ORDER BY` keys.
+    public var sortDescriptors: [SortDescriptor] = []
+    /// At most this many rows (Core Data's `fetchLimit`); nil or 0 means no limit.
+    public var limit: Int?
+    /// Skip this many rows first (Core Data's `fetchOffset`).
+    public var offset: Int = 0
+
+    /// A query over every row of `table`.
+    public init(table: String, alias: String? = nil) {
+        self.table = table
+        self.alias = alias ?? table
+    }
+
+    /// A copy that also requires `predicate` (combined with `AND`).
+    public func filter(_ predicate: Predicate) -> Query {
+        var copy = self
+        copy.predicate = copy.predicate && predicate
+        return copy
+    }
+
+    /// A copy that selects these expressions (CoreStore's `Select`).
+    public func select(_ properties: [SelectedProperty]) -> Query {
+        var copy = self
+        copy.selection = properties
+        return copy
+    }
+
+    /// A copy that selects these expressions, each named after its column.
+    public func select(_ expressions: SQLExpression...) -> Query {
+        select(expressions.map { SelectedProperty($0) })
+    }
+
+    /// A copy with `join` added.
+    public func joining(_ join: Join) -> Query {
+        var copy = self
+        copy.joins.append(join)
+        return copy
+    }
+
+    /// A copy sorted by these keys (replacing earlier ones).
+    public func sorted(by descriptors: [SortDescriptor]) -> Query {
+        var copy = self
+        copy.sortDescriptors = descriptors
+        return copy
+    }
+
+    /// A copy grouped by these expressions, keeping the groups for which `having` holds.
+    public func grouped(by expressions: [SQLExpression], having: Predicate = .all) -> Query {
+        var copy = self
+        copy.groupBy = expressions
+        copy.having = having
+        return copy
+    }
+
+    /// A copy limited to `limit` rows after skipping `offset`.
+    public func limited(to limit: Int?, offset: Int = 0) -> Query {
+        var copy = self
+        copy.limit = limit
+        copy.offset = offset
+        return copy
+    }
+
+    /// A copy with duplicate rows removed.
+    public func distinctRows() -> Query {
+        var copy = self
+        copy.distinct = true
+        return copy
+    }
+}
+
+/// One column of a result: an expression and the name it is read back by (`AS alias`).
+public struct SelectedProperty: Sendable {
+    /// What is computed.
+    public var expression: SQLExpression
+    /// The result column's name.
+    public var name: String
+
+    public init(_ expression: SQLExpression, as name: String? = nil) {
+        self.expression = expression
+        self.name = name ?? expression.defaultName
+    }
+}
+
+/// A table joined into a query: `JOIN table AS alias ON condition`.
+public struct Join: Sendable {
+    /// Inner joins drop rows with no match; left joins keep them with NULLs.
+    public enum Kind: String, Sendable {
+        case inner = "JOIN"
+        case left = "LEFT JOIN"
+    }
+
+    public var kind: Kind
+    public var table: String
+    public var alias: String
+    public var condition: Predicate
+
+    public init(_ kind: Kind = .inner, table: String, as alias: String? = nil, on condition: Predicate) {
+        self.kind = kind
+        self.table = table
+        self.alias = alias ?? table
+        self.condition = condition
+    }
+}

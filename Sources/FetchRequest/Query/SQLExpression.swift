@@ -1,0 +1,110 @@
+/// A value-producing piece of SQL: a column, a bound value, a function or arithmetic over them.
+///
+/// Expressions are values; the SQL they stand for is produced only by the `SQLGenerator`, which
+/// quotes every identifier and turns every value into a `?` placeholder.
+public struct SQLExpression: Sendable {
+    indirect enum Node: Sendable {
+        case column(qualifier: String?, name: String)
+        case value(SQLValue)
+        case variable(String)
+        case function(SQLFunction, [SQLExpression], distinct: Bool)
+        case arithmetic(String, SQLExpression, SQLExpression)
+        case caseWhen(Predicate, SQLExpression, SQLExpression)
+        case star
+        case integerLiteral(Int)
+    }
+
+    let node: Node
+
+    init(_ node: Node) { self.node = node }
+
+    /// A bound value: `?` in the SQL, `value` in the arguments.
+    public static func value(_ value: some SQLValueConvertible) -> SQLExpression {
+        SQLExpression(.value(value.sqlValue))
+    }
+
+    /// A substitution variable, `$name` in a template: bound when the template is executed.
+    public static func variable(_ name: String) -> SQLExpression {
+        SQLExpression(.variable(name))
+    }
+
+    /// `*`, for `COUNT(*)`.
+    public static let star = SQLExpression(.star)
+
+    /// `CASE WHEN condition THEN a ELSE b END`.
+    public static func when(_ condition: Predicate, then a: SQLExpression, else b: SQLExpression) -> SQLExpression {
+        SQLExpression(.caseWhen(condition, a, b))
+    }
+
+    /// `COALESCE(a, b, …)`: the first of the expressions that is not NULL.
+    public static func coalesce(_ expressions: [SQLExpression]) -> SQLExpression {
+        SQLExpression(.function(.coalesce, expressions, distinct: false))
+    }
+
+    /// The name a result column gets when this expression is selected without an alias.
+    var defaultName: String {
+        switch node {
+        case .column(_, let name): return name
+        case .function(let function, _, _): return function.rawValue.lowercased()
+        default: return "value"
+        }
+    }
+}
+
+/// The SQL functions a request may use. A closed set: no name from outside ever becomes SQL.
+public enum SQLFunction: String, Sendable {
+    case count = "COUNT"
+    case sum = "SUM"
+    case total = "TOTAL"
+    case min = "MIN"
+    case max = "MAX"
+    case average = "AVG"
+    case coalesce = "COALESCE"
+    case abs = "ABS"
+    case length = "LENGTH"
+
+    /// True for the functions that aggregate rows (used to validate `having`).
+    public var isAggregate: Bool {
+        switch self {
+        case .count, .sum, .total, .min, .max, .average: return true
+        default: return false
+        }
+    }
+}
+
+/// A column of the entity being fetched, or of a joined table when `qualifier` names its alias.
+///
+///     Column("stop_lat")              // "stop_lat"
+///     Column("service", of: "trips")  // "trips"."service"
+public func Column(_ name: String, of qualifier: String? = nil) -> SQLExpression {
+    SQLExpression(.column(qualifier: qualifier, name: name))
+}
+
+extension SQLExpression {
+    /// `COUNT(self)`, or `COUNT(DISTINCT self)`.
+    public func count(distinct: Bool = false) -> SQLExpression { SQLExpression(.function(.count, [self], distinct: distinct)) }
+    /// `SUM(self)`.
+    public var sum: SQLExpression { SQLExpression(.function(.sum, [self], distinct: false)) }
+    /// `MIN(self)`.
+    public var min: SQLExpression { SQLExpression(.function(.min, [self], distinct: false)) }
+    /// `MAX(self)`.
+    public var max: SQLExpression { SQLExpression(.function(.max, [self], distinct: false)) }
+    /// `AVG(self)`.
+    public var average: SQLExpression { SQLExpression(.function(.average, [self], distinct: false)) }
+    /// `ABS(self)`.
+    public var absoluteValue: SQLExpression { SQLExpression(.function(.abs, [self], distinct: false)) }
+    /// `LENGTH(self)`.
+    public var length: SQLExpression { SQLExpression(.function(.length, [self], distinct: false)) }
+}
+
+/// `COUNT(*)`: the number of rows.
+public let countAll = SQLExpression(.function(.count, [.star], distinct: false))
+
+public func + (lhs: SQLExpression, rhs: SQLExpression) -> SQLExpression { SQLExpression(.arithmetic("+", lhs, rhs)) }
+public func - (lhs: SQLExpression, rhs: SQLExpression) -> SQLExpression { SQLExpression(.arithmetic("-", lhs, rhs)) }
+public func * (lhs: SQLExpression, rhs: SQLExpression) -> SQLExpression { SQLExpression(.arithmetic("*", lhs, rhs)) }
+public func / (lhs: SQLExpression, rhs: SQLExpression) -> SQLExpression { SQLExpression(.arithmetic("/", lhs, rhs)) }
+public func + (lhs: SQLExpression, rhs: some SQLValueConvertible) -> SQLExpression { lhs + .value(rhs) }
+public func - (lhs: SQLExpression, rhs: some SQLValueConvertible) -> SQLExpression { lhs - .value(rhs) }
+public func * (lhs: SQLExpression, rhs: some SQLValueConvertible) -> SQLExpression { lhs * .value(rhs) }
+public func / (lhs: SQLExpression, rhs: some SQLValueConvertible) -> SQLExpression { lhs / .value(rhs) }

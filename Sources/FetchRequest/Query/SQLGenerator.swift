@@ -1,0 +1,167 @@
+/// The one place SQL text is made.
+///
+/// Clauses come out in a fixed order, every identifier is quoted (an embedded `"` doubled), and
+/// every value becomes a `?` placeholder collected into the argument list.
+public struct SQLGenerator {
+    private var arguments: [SQLValue] = []
+    private var variables: [Int: String] = [:]
+
+    /// The SQL and arguments of `query`.
+    public static func prepare(_ query: Query) -> PreparedRequest {
+        var generator = SQLGenerator()
+        let sql = generator.select(query)
+        return PreparedRequest(sql: sql, arguments: generator.arguments, variables: generator.variables)
+    }
+
+    /// The SQL and arguments of `SELECT COUNT(*)` over the rows `query` selects.
+    ///
+    /// A plain query counts its rows directly; one with grouping, `DISTINCT` or limits is counted
+    /// as a subquery so the count agrees with what a fetch would return.
+    public static func prepareCount(_ query: Query) -> PreparedRequest {
+        var generator = SQLGenerator()
+        let sql: String
+        if query.groupBy.isEmpty && !query.distinct && query.limit == nil && query.offset == 0 {
+            var counting = query.select([SelectedProperty(countAll)])
+            counting.sortDescriptors = []
+            sql = generator.select(counting)
+        } else {
+            sql = "SELECT COUNT(*) FROM (" + generator.select(query) + ")"
+        }
+        return PreparedRequest(sql: sql, arguments: generator.arguments, variables: generator.variables)
+    }
+
+    /// `"name"`, with any `"` inside doubled, so any string is a safe identifier.
+    public static func quote(_ identifier: String) -> String {
+        "\"" + identifier.replacingAll("\"", with: "\"\"") + "\""
+    }
+
+    private mutating func select(_ query: Query) -> String {
+        var sql = query.distinct ? "SELECT DISTINCT " : "SELECT "
+        if query.selection.isEmpty {
+            sql += "*"
+        } else {
+            sql += query.selection.map { property in
+                let expression = self.expression(property.expression)
+                if case .column(_, let name) = property.expression.node, name == property.name { return expression }
+                if case .integerLiteral = property.expression.node { return expression }
+                return expression + " AS " + Self.quote(property.name)
+            }.joined(separator: ", ")
+        }
+        sql += " FROM " + Self.quote(query.table)
+        if query.alias != query.table { sql += " AS " + Self.quote(query.alias) }
+        for join in query.joins {
+            sql += " " + join.kind.rawValue + " " + Self.quote(join.table)
+            if join.alias != join.table { sql += " AS " + Self.quote(join.alias) }
+            sql += " ON " + predicate(join.condition)
+        }
+        if !isAlwaysTrue(query.predicate) {
+            sql += " WHERE " + predicate(query.predicate)
+        }
+        if !query.groupBy.isEmpty {
+            sql += " GROUP BY " + query.groupBy.map { expression($0) }.joined(separator: ", ")
+            if !isAlwaysTrue(query.having) {
+                sql += " HAVING " + predicate(query.having)
+            }
+        }
+        if !query.sortDescriptors.isEmpty {
+            sql += " ORDER BY " + query.sortDescriptors.map { descriptor in
+                var key = expression(descriptor.expression)
+                if let collation = descriptor.collation { key += " COLLATE " + collation.rawValue }
+                return key + (descriptor.ascending ? "" : " DESC")
+            }.joined(separator: ", ")
+        }
+        if let limit = query.limit {
+            sql += " LIMIT " + bind(.integer(Int64(limit)))
+            if query.offset > 0 { sql += " OFFSET " + bind(.integer(Int64(query.offset))) }
+        } else if query.offset > 0 {
+            sql += " LIMIT -1 OFFSET " + bind(.integer(Int64(query.offset)))
+        }
+        return sql
+    }
+
+    private func isAlwaysTrue(_ predicate: Predicate) -> Bool {
+        if case .constant(true) = predicate.node { return true }
+        return false
+    }
+
+    private mutating func bind(_ value: SQLValue) -> String {
+        arguments.append(value)
+        return "?"
+    }
+
+    private mutating func expression(_ expression: SQLExpression) -> String {
+        switch expression.node {
+        case let .column(qualifier, name):
+            guard let qualifier else { return Self.quote(name) }
+            return Self.quote(qualifier) + "." + Self.quote(name)
+        case .value(let value):
+            return bind(value)
+        case .variable(let name):
+            variables[arguments.count] = name
+            return bind(.null)
+        case let .function(function, operands, distinct):
+            let inner = operands.map { self.expression($0) }.joined(separator: ", ")
+            return function.rawValue + "(" + (distinct ? "DISTINCT " : "") + inner + ")"
+        case let .arithmetic(op, lhs, rhs):
+            return "(" + self.expression(lhs) + " " + op + " " + self.expression(rhs) + ")"
+        case let .caseWhen(condition, then, otherwise):
+            return "CASE WHEN " + predicate(condition) + " THEN " + self.expression(then)
+                + " ELSE " + self.expression(otherwise) + " END"
+        case .star:
+            return "*"
+        case .integerLiteral(let number):
+            return String(number)
+        }
+    }
+
+    private mutating func predicate(_ predicate: Predicate) -> String {
+        switch predicate.node {
+        case let .comparison(lhs, op, rhs):
+            return expression(lhs) + " " + op.rawValue + " " + expression(rhs)
+        case let .between(value, low, high):
+            return expression(value) + " BETWEEN " + expression(low) + " AND " + expression(high)
+        case let .inList(value, list):
+            return expression(value) + " IN (" + list.map { expression($0) }.joined(separator: ", ") + ")"
+        case let .inSubquery(value, subquery):
+            return expression(value) + " IN (" + select(subquery) + ")"
+        case .isNull(let value):
+            return expression(value) + " IS NULL"
+        case let .beginsWith(value, prefix):
+            let column = expression(value)
+            guard !prefix.isEmpty else { return column + " IS NOT NULL" }
+            var sql = column + " >= " + bind(.text(prefix))
+            if let successor = Predicate.successor(of: prefix) {
+                sql += " AND " + expression(value) + " < " + bind(.text(successor))
+            }
+            return sql
+        case let .like(value, pattern):
+            return expression(value) + " LIKE " + bind(.text(pattern)) + " ESCAPE '\\'"
+        case .exists(let subquery):
+            var existence = subquery
+            if existence.selection.isEmpty { existence.selection = [SelectedProperty(SQLExpression(.integerLiteral(1)), as: "1")] }
+            return "EXISTS (" + select(existence) + ")"
+        case let .subqueryCount(subquery, op, n):
+            let counting = subquery.select([SelectedProperty(countAll)])
+            return "(" + select(counting) + ") " + op.rawValue + " " + expression(n)
+        case .and(let parts):
+            return parts.map { part in
+                let sql = self.predicate(part)
+                if case .or = part.node { return "(" + sql + ")" }
+                if case .beginsWith = part.node { return "(" + sql + ")" }
+                return sql
+            }.joined(separator: " AND ")
+        case .or(let parts):
+            return parts.map { part in
+                let sql = self.predicate(part)
+                if case .and = part.node { return "(" + sql + ")" }
+                if case .beginsWith = part.node { return "(" + sql + ")" }
+                return sql
+            }.joined(separator: " OR ")
+        case .not(let inner):
+            if case .isNull(let value) = inner.node { return expression(value) + " IS NOT NULL" }
+            return "NOT (" + self.predicate(inner) + ")"
+        case .constant(let value):
+            return value ? "1" : "0"
+        }
+    }
+}

@@ -1,0 +1,113 @@
+/// A table to create, described as a value; `sql` is its `CREATE TABLE` statement.
+///
+///     TableDefinition("stops", columns: [.init("id", .integer, primaryKey: true), .init("stop_id", .text, notNull: true)])
+///     // CREATE TABLE "stops" ("id" INTEGER PRIMARY KEY, "stop_id" TEXT NOT NULL)
+public struct TableDefinition: Sendable {
+    /// A column's declared type (its SQLite affinity).
+    public enum ColumnType: String, Sendable {
+        case integer = "INTEGER"
+        case real = "REAL"
+        case text = "TEXT"
+    }
+
+    /// One column.
+    public struct ColumnDefinition: Sendable {
+        public var name: String
+        public var type: ColumnType
+        public var primaryKey: Bool
+        public var notNull: Bool
+
+        public init(_ name: String, _ type: ColumnType, primaryKey: Bool = false, notNull: Bool = false) {
+            self.name = name
+            self.type = type
+            self.primaryKey = primaryKey
+            self.notNull = notNull
+        }
+    }
+
+    public var name: String
+    public var columns: [ColumnDefinition]
+    /// A primary key over several columns (then no column is marked `primaryKey`).
+    public var compositePrimaryKey: [String]
+    /// `WITHOUT ROWID`: rows stored in primary-key order, for tables keyed by several columns.
+    public var withoutRowID: Bool
+
+    public init(_ name: String, columns: [ColumnDefinition], primaryKey: [String] = [], withoutRowID: Bool = false) {
+        self.name = name
+        self.columns = columns
+        self.compositePrimaryKey = primaryKey
+        self.withoutRowID = withoutRowID
+    }
+
+    /// The column names, in order.
+    public var columnNames: [String] { columns.map(\.name) }
+
+    /// The `CREATE TABLE` statement.
+    public var sql: String {
+        var parts = columns.map { column in
+            var text = SQLGenerator.quote(column.name) + " " + column.type.rawValue
+            if column.primaryKey { text += " PRIMARY KEY" }
+            if column.notNull { text += " NOT NULL" }
+            return text
+        }
+        if !compositePrimaryKey.isEmpty {
+            parts.append("PRIMARY KEY (" + compositePrimaryKey.map(SQLGenerator.quote).joined(separator: ", ") + ")")
+        }
+        return "CREATE TABLE " + SQLGenerator.quote(name) + " (" + parts.joined(separator: ", ") + ")"
+            + (withoutRowID ? " WITHOUT ROWID" : "")
+    }
+
+    /// An `INSERT` of every column but the `INTEGER PRIMARY KEY` (which SQLite assigns),
+    /// or of `columns` when given; `OR IGNORE` skips rows that break a unique key.
+    public func insertSQL(columns chosen: [String]? = nil, orIgnore: Bool = false) -> String {
+        let names = chosen ?? columns.filter { !($0.primaryKey && $0.type == .integer) }.map(\.name)
+        let placeholders = Array(repeating: "?", count: names.count).joined(separator: ", ")
+        return (orIgnore ? "INSERT OR IGNORE INTO " : "INSERT INTO ") + SQLGenerator.quote(name)
+            + " (" + names.map(SQLGenerator.quote).joined(separator: ", ") + ") VALUES (" + placeholders + ")"
+    }
+}
+
+/// An index to create, described as a value; `sql` is its `CREATE INDEX` statement.
+public struct IndexDefinition: Sendable {
+    public var name: String
+    public var table: String
+    public var columns: [String]
+    public var unique: Bool
+
+    public init(_ name: String, on table: String, columns: [String], unique: Bool = false) {
+        self.name = name
+        self.table = table
+        self.columns = columns
+        self.unique = unique
+    }
+
+    /// The `CREATE INDEX` statement.
+    public var sql: String {
+        (unique ? "CREATE UNIQUE INDEX " : "CREATE INDEX ") + SQLGenerator.quote(name) + " ON "
+            + SQLGenerator.quote(table) + " (" + columns.map(SQLGenerator.quote).joined(separator: ", ") + ")"
+    }
+}
+
+/// An `UPDATE table SET a = ?, b = ? WHERE key1 = ? AND key2 = ?` statement: the keyed update the
+/// importer uses to resolve references after loading. Values bind in the order: set columns, keys.
+public struct UpdateDefinition: Sendable {
+    public var table: String
+    public var columns: [String]
+    public var keys: [String]
+
+    public init(_ table: String, set columns: [String], where keys: [String]) {
+        self.table = table
+        self.columns = columns
+        self.keys = keys
+    }
+
+    public init(_ table: String, set columns: [String], where key: String) {
+        self.init(table, set: columns, where: [key])
+    }
+
+    public var sql: String {
+        "UPDATE " + SQLGenerator.quote(table) + " SET "
+            + columns.map { SQLGenerator.quote($0) + " = ?" }.joined(separator: ", ")
+            + " WHERE " + keys.map { SQLGenerator.quote($0) + " = ?" }.joined(separator: " AND ")
+    }
+}

@@ -1,0 +1,62 @@
+#if canImport(Glibc)
+import Glibc
+#endif
+
+/// The few file-system calls the tool needs, on the C library (no Foundation on the query path).
+public enum FileSystem {
+    /// What a path points at.
+    public enum Kind { case file, directory, missing }
+
+    /// What `path` points at (links followed).
+    public static func kind(of path: String) -> Kind {
+        var info = stat()
+        guard stat(path, &info) == 0 else { return .missing }
+        return (info.st_mode & S_IFMT) == S_IFDIR ? .directory : .file
+    }
+
+    /// The names in folder `path` (not `.` and `..`), or nil when it cannot be read.
+    public static func contents(of path: String) -> [String]? {
+        guard let directory = opendir(path) else { return nil }
+        defer { closedir(directory) }
+        var names: [String] = []
+        while let entry = readdir(directory) {
+            let name = withUnsafePointer(to: entry.pointee.d_name) {
+                $0.withMemoryRebound(to: CChar.self, capacity: 256) { String(cString: $0) }
+            }
+            if name != "." && name != ".." { names.append(name) }
+        }
+        return names
+    }
+
+    /// Reads file `path` in chunks of `chunkSize` bytes, calling `body` with each.
+    public static func read(_ path: String, chunkSize: Int = 1 << 20, _ body: (UnsafeRawBufferPointer) throws -> Void) throws {
+        let descriptor = open(path, O_RDONLY)
+        guard descriptor >= 0 else {
+            throw FeedError(file: path, message: "cannot be read: " + String(cString: strerror(errno)))
+        }
+        defer { close(descriptor) }
+        let buffer = UnsafeMutableRawBufferPointer.allocate(byteCount: chunkSize, alignment: 16)
+        defer { buffer.deallocate() }
+        while true {
+            let count = Glibc.read(descriptor, buffer.baseAddress, chunkSize)
+            if count < 0 {
+                if errno == EINTR { continue }
+                throw FeedError(file: path, message: "cannot be read: " + String(cString: strerror(errno)))
+            }
+            if count == 0 { return }
+            try body(UnsafeRawBufferPointer(rebasing: buffer[0..<count]))
+        }
+    }
+
+    /// The folder part of `path` (`.` when it has none).
+    public static func directory(of path: String) -> String {
+        guard let slash = path.lastIndex(of: "/") else { return "." }
+        return slash == path.startIndex ? "/" : String(path[..<slash])
+    }
+
+    /// The last component of `path`.
+    public static func baseName(of path: String) -> String {
+        guard let slash = path.lastIndex(of: "/") else { return path }
+        return String(path[path.index(after: slash)...])
+    }
+}

@@ -1,0 +1,502 @@
+import FetchRequest
+#if canImport(Glibc)
+import Glibc
+#endif
+
+/// One loader per GTFS file, in the order references need: agencies, stops, routes, calendars,
+/// trips, stop times, then the optional files.
+extension Importer {
+    func loadAgencies() throws {
+        let insert = try database.makeStatement(Schema.agency.insertSQL())
+        var rows = 0
+        var columns: [Int?] = []
+        try readFile("agency.txt", requiring: ["agency_name", "agency_timezone"]) { fields, required in
+            if columns.isEmpty {
+                columns = ["agency_id", "agency_url", "agency_lang", "agency_phone", "agency_fare_url", "agency_email"]
+                    .map { fields.table.optional($0) }
+            }
+            let agencyID = try fields.text(columns[0]) ?? ""
+            let zoneName = try fields.requiredText(required[1])
+            guard let zone = AgencyTimeZone(identifier: zoneName) else {
+                throw fields.error(required[1], "'\(zoneName)' is not a time zone of the tz database (like Europe/Vilnius); is tzdata installed?")
+            }
+            if let existing = timeZone, existing != zone {
+                report.skip("agency.txt: agency_timezone differs from the first agency's (\(existing.identifier) is used)",
+                            example: "line \(fields.line): \(zoneName)")
+            }
+            if timeZone == nil { timeZone = zone }
+            if agencyKeys[agencyID] != nil {
+                report.skip("agency.txt: duplicate agency_id", example: "line \(fields.line): agency_id '\(agencyID)'")
+                return
+            }
+            try insert.bind([
+                .text(agencyID), .text(try fields.requiredText(required[0])), (try fields.text(columns[1])).sqlValue,
+                .text(zoneName), (try fields.text(columns[2])).sqlValue, (try fields.text(columns[3])).sqlValue,
+                (try fields.text(columns[4])).sqlValue, (try fields.text(columns[5])).sqlValue,
+            ])
+            try insert.run()
+            agencyKeys[agencyID] = Int(database.lastInsertedRowID)
+            rows += 1
+        }
+        guard rows > 0 else { throw FeedError(file: "agency.txt", message: "has a header but no agency; the feed needs one to know its time zone") }
+        count("agency", rows)
+    }
+
+    func loadStops() throws {
+        let insert = try database.makeStatement(Schema.stops.insertSQL())
+        let insertWord = try database.makeStatement(Schema.stopWords.insertSQL(orIgnore: true))
+        var pendingParents: [(key: Int, parent: String, line: Int)] = []
+        var rows = 0
+        var words = 0
+        var columns: [Int?] = []
+        try readFile("stops.txt", requiring: ["stop_id"]) { fields, required in
+            if columns.isEmpty {
+                columns = ["stop_code", "stop_name", "stop_desc", "stop_lat", "stop_lon", "zone_id", "stop_url",
+                           "location_type", "parent_station", "stop_timezone", "wheelchair_boarding", "level_id",
+                           "platform_code"].map { fields.table.optional($0) }
+            }
+            let stopID = try fields.requiredText(required[0])
+            if stopKeys[stopID] != nil {
+                report.skip("stops.txt: duplicate stop_id", example: "line \(fields.line): stop_id '\(stopID)'")
+                return
+            }
+            let locationType = try fields.code(columns[7], allowed: 0...4) ?? 0
+            let latitude = try fields.double(columns[3])
+            let longitude = try fields.double(columns[4])
+            if locationType <= 2 {
+                // Stops, stations and entrances must be on the map.
+                guard let latitude else {
+                    throw FeedError(file: "stops.txt", line: fields.line, field: "stop_lat",
+                                    message: "is empty but required for location_type \(locationType)")
+                }
+                guard longitude != nil else {
+                    throw FeedError(file: "stops.txt", line: fields.line, field: "stop_lon",
+                                    message: "is empty but required for location_type \(locationType)")
+                }
+                _ = latitude
+            }
+            if let latitude, !(-90.0...90.0).contains(latitude) {
+                throw FeedError(file: "stops.txt", line: fields.line, field: "stop_lat", message: "\(latitude) is outside [-90, 90]")
+            }
+            if let longitude, !(-180.0...180.0).contains(longitude) {
+                throw FeedError(file: "stops.txt", line: fields.line, field: "stop_lon", message: "\(longitude) is outside [-180, 180]")
+            }
+            let name = try fields.text(columns[1])
+            let normalized = NameNormalizer.normalize(name ?? "")
+            try insert.bind([
+                .text(stopID), (try fields.text(columns[0])).sqlValue, name.sqlValue, .text(normalized),
+                (try fields.text(columns[2])).sqlValue, latitude.sqlValue, longitude.sqlValue,
+                (try fields.text(columns[5])).sqlValue, (try fields.text(columns[6])).sqlValue,
+                .integer(Int64(locationType)), .null, (try fields.text(columns[9])).sqlValue,
+                (try fields.code(columns[10], allowed: 0...2)).sqlValue, (try fields.text(columns[11])).sqlValue,
+                (try fields.text(columns[12])).sqlValue,
+            ])
+            try insert.run()
+            let key = Int(database.lastInsertedRowID)
+            stopKeys[stopID] = key
+            if let parent = try fields.text(columns[8]) { pendingParents.append((key, parent, fields.line)) }
+            for word in Set(NameNormalizer.words(ofNormalized: normalized)) {
+                try insertWord.bind([.text(word), .integer(Int64(key))])
+                try insertWord.run()
+                words += 1
+            }
+            rows += 1
+        }
+        guard rows > 0 else { throw FeedError(file: "stops.txt", message: "has a header but no stops") }
+        let setParent = try database.makeStatement(UpdateDefinition("stops", set: ["parent"], where: "id").sql)
+        for pending in pendingParents {
+            guard let parentKey = stopKeys[pending.parent], parentKey != pending.key else {
+                let what = stopKeys[pending.parent] == nil ? "not in stops.txt" : "the stop itself"
+                report.skip("stops.txt: parent_station \(what) (stop kept without a parent)",
+                            example: "line \(pending.line): parent_station '\(pending.parent)'")
+                continue
+            }
+            try setParent.bind([.integer(Int64(parentKey)), .integer(Int64(pending.key))])
+            try setParent.run()
+        }
+        count("stops", rows)
+        count("stop_words", words)
+    }
+
+    func loadRoutes() throws {
+        let insert = try database.makeStatement(Schema.routes.insertSQL())
+        var rows = 0
+        var columns: [Int?] = []
+        let onlyAgency = agencyKeys.count == 1 ? agencyKeys.values.first : nil
+        try readFile("routes.txt", requiring: ["route_id", "route_type"]) { fields, required in
+            if columns.isEmpty {
+                columns = ["agency_id", "route_short_name", "route_long_name", "route_desc", "route_url",
+                           "route_color", "route_text_color", "route_sort_order"].map { fields.table.optional($0) }
+            }
+            let routeID = try fields.requiredText(required[0])
+            if routeKeys[routeID] != nil {
+                report.skip("routes.txt: duplicate route_id", example: "line \(fields.line): route_id '\(routeID)'")
+                return
+            }
+            var agency = onlyAgency
+            if let agencyID = try fields.text(columns[0]) {
+                guard let key = agencyKeys[agencyID] else {
+                    report.skip("routes.txt: agency_id not in agency.txt", example: "line \(fields.line): agency_id '\(agencyID)'")
+                    return
+                }
+                agency = key
+            }
+            guard let routeType = try fields.int(required[1]) else { throw fields.error(required[1], "is empty but required") }
+            try insert.bind([
+                .text(routeID), agency.sqlValue, (try fields.text(columns[1])).sqlValue,
+                (try fields.text(columns[2])).sqlValue, (try fields.text(columns[3])).sqlValue,
+                .integer(Int64(routeType)), (try fields.text(columns[4])).sqlValue,
+                (try fields.text(columns[5])).sqlValue, (try fields.text(columns[6])).sqlValue,
+                (try fields.int(columns[7])).sqlValue,
+            ])
+            try insert.run()
+            routeKeys[routeID] = Int(database.lastInsertedRowID)
+            rows += 1
+        }
+        guard rows > 0 else { throw FeedError(file: "routes.txt", message: "has a header but no routes") }
+        count("routes", rows)
+    }
+
+    /// Loads calendar.txt and calendar_dates.txt, then expands them into `service_days`: one row
+    /// per date a service runs.
+    func loadCalendars() throws {
+        let insertService = try database.makeStatement(Schema.services.insertSQL())
+        func serviceKey(_ serviceID: String) throws -> Int {
+            if let key = serviceKeys[serviceID] { return key }
+            try insertService.bind([.text(serviceID)])
+            try insertService.run()
+            let key = Int(database.lastInsertedRowID)
+            serviceKeys[serviceID] = key
+            return key
+        }
+        var runningDays: [Int: Set<Int>] = [:]
+        var calendarRows = 0
+        if feed.contains("calendar.txt") {
+            let insert = try database.makeStatement(Schema.calendar.insertSQL(columns: Schema.calendar.columnNames))
+            let dayColumns = ["monday", "tuesday", "wednesday", "thursday", "friday", "saturday", "sunday"]
+            try readFile("calendar.txt", requiring: ["service_id"] + dayColumns + ["start_date", "end_date"]) { fields, required in
+                let serviceID = try fields.requiredText(required[0])
+                if serviceKeys[serviceID] != nil {
+                    report.skip("calendar.txt: duplicate service_id", example: "line \(fields.line): service_id '\(serviceID)'")
+                    return
+                }
+                let key = try serviceKey(serviceID)
+                var days: [Bool] = []
+                for position in required[1...7] {
+                    guard let flag = try fields.code(position, allowed: 0...1) else { throw fields.error(position, "is empty but required (0 or 1)") }
+                    days.append(flag == 1)
+                }
+                let start = try fields.date(required[8])
+                let end = try fields.date(required[9])
+                guard start <= end else { throw fields.error(required[9], "\(end) is before start_date \(start)") }
+                try insert.bind([.integer(Int64(key))] + days.map { .integer($0 ? 1 : 0) }
+                                + [.integer(Int64(start.yyyymmdd)), .integer(Int64(end.yyyymmdd))])
+                try insert.run()
+                var running = Set<Int>()
+                for dayNumber in start.dayNumber...end.dayNumber where days[ServiceDate(dayNumber: dayNumber).weekdayFromMonday] {
+                    running.insert(dayNumber)
+                }
+                runningDays[key] = running
+                calendarRows += 1
+            }
+            count("calendar", calendarRows)
+        }
+        var exceptionRows = 0
+        if feed.contains("calendar_dates.txt") {
+            let insert = try database.makeStatement(Schema.calendarDates.insertSQL(orIgnore: true))
+            try readFile("calendar_dates.txt", requiring: ["service_id", "date", "exception_type"]) { fields, required in
+                let serviceID = try fields.requiredText(required[0])
+                let key = try serviceKey(serviceID)
+                let date = try fields.date(required[1])
+                guard let type = try fields.code(required[2], allowed: 1...2) else { throw fields.error(required[2], "is empty but required (1 or 2)") }
+                try insert.bind([.integer(Int64(key)), .integer(Int64(date.yyyymmdd)), .integer(Int64(type))])
+                try insert.run()
+                guard database.changes == 1 else {
+                    report.skip("calendar_dates.txt: duplicate (service_id, date)", example: "line \(fields.line): \(serviceID) \(date.yyyymmdd)")
+                    return
+                }
+                if type == 1 {
+                    runningDays[key, default: []].insert(date.dayNumber)
+                } else {
+                    runningDays[key]?.remove(date.dayNumber)
+                }
+                exceptionRows += 1
+            }
+            count("calendar_dates", exceptionRows)
+        }
+        guard calendarRows + exceptionRows > 0 else {
+            throw FeedError(file: feed.contains("calendar.txt") ? "calendar.txt" : "calendar_dates.txt",
+                            message: "has no rows: no trip would ever run")
+        }
+        let insertDay = try database.makeStatement(Schema.serviceDays.insertSQL())
+        var dayRows = 0
+        for (service, days) in runningDays {
+            for dayNumber in days {
+                try insertDay.bind([.integer(Int64(ServiceDate(dayNumber: dayNumber).yyyymmdd)), .integer(Int64(service))])
+                try insertDay.run()
+                dayRows += 1
+            }
+        }
+        count("services", serviceKeys.count)
+        count("service_days", dayRows)
+    }
+
+    func loadTrips() throws {
+        let insert = try database.makeStatement(Schema.trips.insertSQL())
+        var rows = 0
+        var columns: [Int?] = []
+        try readFile("trips.txt", requiring: ["route_id", "service_id", "trip_id"]) { fields, required in
+            if columns.isEmpty {
+                columns = ["trip_headsign", "trip_short_name", "direction_id", "block_id", "shape_id",
+                           "wheelchair_accessible", "bikes_allowed"].map { fields.table.optional($0) }
+            }
+            let tripID = try fields.requiredText(required[2])
+            if tripKeys[tripID] != nil {
+                report.skip("trips.txt: duplicate trip_id", example: "line \(fields.line): trip_id '\(tripID)'")
+                return
+            }
+            let routeID = try fields.requiredText(required[0])
+            guard let route = routeKeys[routeID] else {
+                report.skip("trips.txt: route_id not in routes.txt", example: "line \(fields.line): route_id '\(routeID)'")
+                return
+            }
+            let serviceID = try fields.requiredText(required[1])
+            guard let service = serviceKeys[serviceID] else {
+                report.skip("trips.txt: service_id not in calendar.txt or calendar_dates.txt",
+                            example: "line \(fields.line): service_id '\(serviceID)'")
+                return
+            }
+            try insert.bind([
+                .text(tripID), .integer(Int64(route)), .integer(Int64(service)),
+                (try fields.text(columns[0])).sqlValue, (try fields.text(columns[1])).sqlValue,
+                (try fields.code(columns[2], allowed: 0...1)).sqlValue, (try fields.text(columns[3])).sqlValue,
+                (try fields.text(columns[4])).sqlValue, (try fields.code(columns[5], allowed: 0...2)).sqlValue,
+                (try fields.code(columns[6], allowed: 0...2)).sqlValue, .null, .null,
+            ])
+            try insert.run()
+            tripKeys[tripID] = Int(database.lastInsertedRowID)
+            rows += 1
+        }
+        guard rows > 0 else { throw FeedError(file: "trips.txt", message: "has no trips that could be loaded") }
+        lastSequence = Array(repeating: -1, count: rows + 1)
+        lastStop = Array(repeating: 0, count: rows + 1)
+        count("trips", rows)
+    }
+
+    func loadStopTimes() throws {
+        let insert = try database.makeStatement(Schema.stopTimes.insertSQL(orIgnore: true))
+        var rows = 0
+        var columns: [Int?] = []
+        var previousTripID = ""
+        var previousTrip: Int?
+        try readFile("stop_times.txt", requiring: ["trip_id", "stop_sequence"]) { fields, required in
+            if columns.isEmpty {
+                columns = ["stop_id", "arrival_time", "departure_time", "stop_headsign", "pickup_type",
+                           "drop_off_type", "timepoint", "shape_dist_traveled"].map { fields.table.optional($0) }
+            }
+            let tripID = try fields.requiredText(required[0])
+            if tripID != previousTripID {
+                previousTripID = tripID
+                previousTrip = tripKeys[tripID]
+            }
+            guard let trip = previousTrip else {
+                report.skip("stop_times.txt: trip_id not in trips.txt", example: "line \(fields.line): trip_id '\(tripID)'")
+                return
+            }
+            guard let stopID = try fields.text(columns[0]) else {
+                report.skip("stop_times.txt: no stop_id (flexible services are not imported)", example: "line \(fields.line)")
+                return
+            }
+            guard let stop = stopKeys[stopID] else {
+                report.skip("stop_times.txt: stop_id not in stops.txt", example: "line \(fields.line): stop_id '\(stopID)'")
+                return
+            }
+            guard let sequence = try fields.int(required[1]) else { throw fields.error(required[1], "is empty but required") }
+            guard sequence >= 0 else { throw fields.error(required[1], "\(sequence) is negative") }
+            let arrivalTime = try fields.time(columns[1])
+            let departureTime = try fields.time(columns[2])
+            let arrival = arrivalTime ?? departureTime
+            let departure = departureTime ?? arrivalTime
+            insert.bind(integer: Int64(trip), at: 1)
+            insert.bind(integer: Int64(sequence), at: 2)
+            insert.bind(integer: Int64(stop), at: 3)
+            if let arrival { insert.bind(integer: Int64(arrival), at: 4) } else { insert.bindNull(at: 4) }
+            if let departure {
+                insert.bind(integer: Int64(departure), at: 5)
+                if departure > largestTime { largestTime = departure }
+            } else {
+                insert.bindNull(at: 5)
+                tripsWithMissingTimes.insert(trip)
+            }
+            insert.bind(integer: 0, at: 6)
+            fields.withBytes(columns[3]) { bytes in
+                if bytes.isEmpty { insert.bindNull(at: 7) } else { insert.bind(utf8: bytes, at: 7) }
+            }
+            if columns[3] != nil, fields.record.string(columns[3]!) == nil {
+                throw fields.error(columns[3]!, "is not UTF-8 text (save the feed as UTF-8)")
+            }
+            for (offset, column) in [(8, columns[4]), (9, columns[5])] {
+                if let value = try fields.code(column, allowed: 0...3) {
+                    insert.bind(integer: Int64(value), at: Int32(offset))
+                } else {
+                    insert.bindNull(at: Int32(offset))
+                }
+            }
+            if let timepoint = try fields.code(columns[6], allowed: 0...1) {
+                insert.bind(integer: Int64(timepoint), at: 10)
+            } else {
+                insert.bindNull(at: 10)
+            }
+            if let distance = try fields.double(columns[7]) {
+                insert.bind(real: distance, at: 11)
+            } else {
+                insert.bindNull(at: 11)
+            }
+            try insert.run()
+            guard database.changes == 1 else {
+                report.skip("stop_times.txt: duplicate (trip_id, stop_sequence)",
+                            example: "line \(fields.line): trip_id '\(tripID)', stop_sequence \(sequence)")
+                return
+            }
+            if sequence > lastSequence[trip] {
+                lastSequence[trip] = sequence
+                lastStop[trip] = stop
+            }
+            rows += 1
+        }
+        guard rows > 0 else { throw FeedError(file: "stop_times.txt", message: "has no stop times that could be loaded") }
+        count("stop_times", rows)
+    }
+
+    /// Gives untimed stop times the times interpolated between their timed neighbours on the same
+    /// trip: for n untimed rows between times a and b, the k-th gets a + ⌊(b − a)·k / (n + 1)⌋.
+    /// Rows without a timed neighbour on both sides keep no time.
+    func interpolateMissingTimes() throws {
+        guard !tripsWithMissingTimes.isEmpty else { return }
+        progress?.step("interpolating missing times")
+        var request = FetchRequest<StopTimeTiming>()
+        request.predicate = Column("trip") == SQLExpression.variable("trip")
+        request.sortDescriptors = [Column("stop_sequence").ascending]
+        let template = request.prepare()
+        let update = try database.makeStatement(
+            UpdateDefinition("stop_times", set: ["arrival", "departure", "interpolated"], where: ["trip", "stop_sequence"]).sql)
+        var interpolated = 0
+        for trip in tripsWithMissingTimes.sorted() {
+            var timings: [StopTimeTiming] = []
+            try database.forEachRow(try template.substituting(["trip": trip])) { timings.append(try StopTimeTiming(row: $0)) }
+            var previousTimed: Int?
+            var index = 0
+            while index < timings.count {
+                if timings[index].departure != nil {
+                    previousTimed = index
+                    index += 1
+                    continue
+                }
+                var next = index
+                while next < timings.count, timings[next].departure == nil { next += 1 }
+                if let before = previousTimed, next < timings.count {
+                    let a = timings[before].departure!
+                    let b = timings[next].arrival ?? timings[next].departure!
+                    let n = next - index
+                    for k in 1...n {
+                        let time = a + (b - a) * k / (n + 1)
+                        try update.bind([.integer(Int64(time)), .integer(Int64(time)), .integer(1),
+                                         .integer(Int64(trip)), .integer(Int64(timings[index + k - 1].sequence))])
+                        try update.run()
+                        interpolated += 1
+                    }
+                }
+                index = next
+            }
+        }
+        report.interpolatedStopTimes = interpolated
+    }
+
+    /// Stores each trip's last stop_sequence and stop (departures leave from every stop but the last;
+    /// the last stop's name is the headsign of last resort).
+    func recordLastStops() throws {
+        let update = try database.makeStatement(UpdateDefinition("trips", set: ["last_stop_sequence", "last_stop"], where: "id").sql)
+        for trip in 1..<lastSequence.count where lastSequence[trip] >= 0 {
+            update.bind(integer: Int64(lastSequence[trip]), at: 1)
+            update.bind(integer: Int64(lastStop[trip]), at: 2)
+            update.bind(integer: Int64(trip), at: 3)
+            try update.run()
+        }
+    }
+
+    func loadFrequencies() throws {
+        let insert = try database.makeStatement(Schema.frequencies.insertSQL())
+        var rows = 0
+        var exactColumn: Int??
+        try readFile("frequencies.txt", requiring: ["trip_id", "start_time", "end_time", "headway_secs"]) { fields, required in
+            if exactColumn == nil { exactColumn = .some(fields.table.optional("exact_times")) }
+            let tripID = try fields.requiredText(required[0])
+            guard let trip = tripKeys[tripID] else {
+                report.skip("frequencies.txt: trip_id not in trips.txt", example: "line \(fields.line): trip_id '\(tripID)'")
+                return
+            }
+            guard let start = try fields.time(required[1]) else { throw fields.error(required[1], "is empty but required") }
+            guard let end = try fields.time(required[2]) else { throw fields.error(required[2], "is empty but required") }
+            guard let headway = try fields.int(required[3]), headway > 0 else { throw fields.error(required[3], "must be a positive number of seconds") }
+            try insert.bind([.integer(Int64(trip)), .integer(Int64(start)), .integer(Int64(end)), .integer(Int64(headway)),
+                             (try fields.code(exactColumn!, allowed: 0...1)).sqlValue])
+            try insert.run()
+            rows += 1
+        }
+        count("frequencies", rows)
+    }
+
+    func loadFeedInfo() throws {
+        let insert = try database.makeStatement(Schema.feedInfo.insertSQL())
+        var rows = 0
+        try readFile("feed_info.txt") { fields in
+            let table = fields.table
+            try insert.bind([
+                (try fields.text(table.optional("feed_publisher_name"))).sqlValue,
+                (try fields.text(table.optional("feed_publisher_url"))).sqlValue,
+                (try fields.text(table.optional("feed_lang"))).sqlValue,
+                (try fields.optionalDate(table.optional("feed_start_date"))?.yyyymmdd).sqlValue,
+                (try fields.optionalDate(table.optional("feed_end_date"))?.yyyymmdd).sqlValue,
+                (try fields.text(table.optional("feed_version"))).sqlValue,
+                (try fields.text(table.optional("feed_contact_email"))).sqlValue,
+                (try fields.text(table.optional("feed_contact_url"))).sqlValue,
+            ])
+            try insert.run()
+            rows += 1
+        }
+        count("feed_info", rows)
+    }
+
+    func writeMetadata() throws {
+        let insert = try database.makeStatement(Schema.metadata.insertSQL(columns: ["key", "value"]))
+        let now = Int(time(nil))
+        let utc = AgencyTimeZone(identifier: "UTC")!.localTime(of: now)
+        let entries: [(String, String)] = [
+            ("schema_version", String(Schema.version)),
+            ("source", feedPath),
+            ("imported_at", utc.date.description + "T" + GTFSTime.format(utc.hour * 3600 + utc.minute * 60 + utc.second) + "Z"),
+            ("agency_timezone", timeZone?.identifier ?? "UTC"),
+            ("largest_time", String(largestTime)),
+        ]
+        for (key, value) in entries {
+            try insert.bind([.text(key), .text(value)])
+            try insert.run()
+        }
+    }
+}
+
+/// The timing columns of a stop time, as the interpolation pass reads them.
+struct StopTimeTiming: Entity {
+    static let tableName = "stop_times"
+    static let columnNames = ["stop_sequence", "arrival", "departure"]
+    static let primaryKey = "stop_sequence"
+    let sequence: Int
+    let arrival: Int?
+    let departure: Int?
+
+    init(row: Row) throws {
+        sequence = row.int(0)
+        arrival = row.optionalInt(1)
+        departure = row.optionalInt(2)
+    }
+}

@@ -1,0 +1,145 @@
+import FetchRequest
+#if canImport(Glibc)
+import Glibc
+#endif
+
+/// Turns a GTFS feed (a `.zip` or a folder) into one SQLite database, atomically.
+///
+/// Rows are streamed from the feed into prepared `INSERT`s inside one transaction; memory grows
+/// with the number of stops and trips, never with the number of stop times. Indexes are built
+/// after the rows are in. The database is written to a temporary file and renamed over the target
+/// only on success, so a failed or interrupted import leaves the previous database as it was.
+public final class Importer {
+    /// The files a feed must have (plus calendar.txt or calendar_dates.txt).
+    public static let requiredFiles = ["agency.txt", "stops.txt", "routes.txt", "trips.txt", "stop_times.txt"]
+
+    let feedPath: String
+    let databasePath: String
+    weak var progress: ImportProgress?
+
+    var report = ImportReport()
+    var database: Database!
+    var feed: FeedSource!
+
+    // Feed ids to database keys. Sized by stops, routes, services and trips, never by stop times.
+    var agencyKeys: [String: Int] = [:]
+    var stopKeys: [String: Int] = [:]
+    var routeKeys: [String: Int] = [:]
+    var serviceKeys: [String: Int] = [:]
+    var tripKeys: [String: Int] = [:]
+    var timeZone: AgencyTimeZone?
+
+    // Per trip (indexed by trip key): the largest stop_sequence and its stop, for "last stop".
+    var lastSequence: [Int] = []
+    var lastStop: [Int] = []
+    var tripsWithMissingTimes: Set<Int> = []
+    var largestTime = 0
+
+    /// An importer of the feed at `feedPath` into the database at `databasePath`.
+    public init(feedPath: String, databasePath: String, progress: ImportProgress? = nil) {
+        self.feedPath = feedPath
+        self.databasePath = databasePath
+        self.progress = progress
+    }
+
+    /// Runs the import. On failure the target database is untouched and the error says which file,
+    /// line and field were wrong.
+    public func run() throws -> ImportReport {
+        let start = monotonicNow()
+        feed = try openFeed(at: feedPath)
+        try checkRequiredFiles()
+        let file = AtomicDatabaseFile(targetPath: databasePath)
+        try file.begin()
+        do {
+            try load(into: file.temporaryPath)
+            try file.commit()
+        } catch {
+            database = nil
+            file.abandon()
+            throw error
+        }
+        report.seconds = monotonicNow() - start
+        return report
+    }
+
+    private func checkRequiredFiles() throws {
+        for name in Importer.requiredFiles where !feed.contains(name) {
+            throw FeedError(file: feedPath, message: "has no \(name): a GTFS feed needs \(Importer.requiredFiles.joined(separator: ", ")) and calendar.txt or calendar_dates.txt")
+        }
+        if !feed.contains("calendar.txt") && !feed.contains("calendar_dates.txt") {
+            throw FeedError(file: feedPath, message: "has neither calendar.txt nor calendar_dates.txt: a GTFS feed needs at least one to say when trips run")
+        }
+    }
+
+    private func load(into path: String) throws {
+        database = try Database(path: path, mode: .readWrite)
+        // The file is private until renamed, so no journal and no syncing while loading.
+        try database.execute("PRAGMA journal_mode = OFF; PRAGMA synchronous = OFF; PRAGMA locking_mode = EXCLUSIVE; PRAGMA threads = 2")
+        for table in Schema.tables { try database.execute(table.sql) }
+        try database.inTransaction {
+            try loadAgencies()
+            try loadStops()
+            try loadRoutes()
+            try loadCalendars()
+            try loadTrips()
+            try loadStopTimes()
+            try interpolateMissingTimes()
+            try recordLastStops()
+            if feed.contains("frequencies.txt") { try loadFrequencies() }
+            if feed.contains("feed_info.txt") { try loadFeedInfo() }
+            try writeMetadata()
+        }
+        progress?.step("building indexes")
+        try database.inTransaction {
+            for index in Schema.indexes { try database.execute(index.sql) }
+        }
+        try database.execute("ANALYZE")
+        database.clearStatementCache()
+        database = nil
+    }
+
+    /// Reads `name` record by record, with its columns resolved by `columns`.
+    func readFile(_ name: String, _ body: (FieldReader) throws -> Void) throws -> FeedTable {
+        let reader = CSVReader(fileName: name)
+        var table: FeedTable?
+        var rows = 0
+        var lastReport = monotonicNow()
+        func deliver(_ record: CSVRecord) throws {
+            if table == nil { table = FeedTable(file: name, header: reader.header) }
+            try body(FieldReader(table: table!, record: record))
+            rows += 1
+            if rows & 0x3FFF == 0, let progress {
+                let now = monotonicNow()
+                if now - lastReport > 0.25 {
+                    lastReport = now
+                    progress.update(file: name, rows: rows)
+                }
+            }
+        }
+        try feed.read(name) { chunk in try reader.consume(chunk, deliver) }
+        try reader.finish(deliver)
+        progress?.update(file: name, rows: rows)
+        return table ?? FeedTable(file: name, header: reader.header)
+    }
+
+    /// Reads `name` after checking its header has `required` columns (even when it has no rows).
+    func readFile(_ name: String, requiring required: [String], _ body: (FieldReader, [Int]) throws -> Void) throws {
+        var positions: [Int]?
+        let table = try readFile(name) { fields in
+            if positions == nil { positions = try required.map { try fields.table.required($0) } }
+            try body(fields, positions!)
+        }
+        if positions == nil { _ = try required.map { try table.required($0) } }
+    }
+
+    func count(_ table: String, _ rows: Int) {
+        report.rowCounts.append((table, rows))
+    }
+}
+
+/// Seconds on a monotonic clock.
+func monotonicNow() -> Double {
+    var spec = timespec()
+    clock_gettime(CLOCK_MONOTONIC, &spec)
+    return Double(spec.tv_sec) + Double(spec.tv_nsec) / 1e9
+}

@@ -1,0 +1,109 @@
+import FetchRequest
+
+/// The database layout `transit import` writes and the query commands read.
+///
+/// Tables are named after the GTFS files so a `sqlite3` user finds them. Inside the database every
+/// row has an integer key, and references between tables use those keys (`stop_times.stop` is a
+/// `stops.id`); the feed's own string ids stay in their own columns (`stops.stop_id`) with unique
+/// indexes. Times are integer seconds after the start of the service day; dates are `yyyymmdd`.
+public enum Schema {
+    /// Bumped whenever the layout changes; a database of another version must be re-imported.
+    public static let version = 1
+
+    typealias C = TableDefinition.ColumnDefinition
+
+    static let metadata = TableDefinition("metadata", columns: [
+        C("key", .text, primaryKey: true), C("value", .text),
+    ])
+
+    static let agency = TableDefinition("agency", columns: [
+        C("id", .integer, primaryKey: true), C("agency_id", .text), C("agency_name", .text), C("agency_url", .text),
+        C("agency_timezone", .text), C("agency_lang", .text), C("agency_phone", .text),
+        C("agency_fare_url", .text), C("agency_email", .text),
+    ])
+
+    static let stops = TableDefinition("stops", columns: [
+        C("id", .integer, primaryKey: true), C("stop_id", .text, notNull: true), C("stop_code", .text),
+        C("stop_name", .text), C("normalized_name", .text, notNull: true), C("stop_desc", .text),
+        C("stop_lat", .real), C("stop_lon", .real), C("zone_id", .text), C("stop_url", .text),
+        C("location_type", .integer, notNull: true), C("parent", .integer), C("stop_timezone", .text),
+        C("wheelchair_boarding", .integer), C("level_id", .text), C("platform_code", .text),
+    ])
+
+    static let routes = TableDefinition("routes", columns: [
+        C("id", .integer, primaryKey: true), C("route_id", .text, notNull: true), C("agency", .integer),
+        C("route_short_name", .text), C("route_long_name", .text), C("route_desc", .text),
+        C("route_type", .integer), C("route_url", .text), C("route_color", .text), C("route_text_color", .text),
+        C("route_sort_order", .integer),
+    ])
+
+    static let services = TableDefinition("services", columns: [
+        C("id", .integer, primaryKey: true), C("service_id", .text, notNull: true),
+    ])
+
+    static let calendar = TableDefinition("calendar", columns: [
+        C("service", .integer, primaryKey: true), C("monday", .integer), C("tuesday", .integer),
+        C("wednesday", .integer), C("thursday", .integer), C("friday", .integer), C("saturday", .integer),
+        C("sunday", .integer), C("start_date", .integer), C("end_date", .integer),
+    ])
+
+    static let calendarDates = TableDefinition("calendar_dates", columns: [
+        C("service", .integer), C("date", .integer), C("exception_type", .integer),
+    ], primaryKey: ["service", "date"], withoutRowID: true)
+
+    /// Every (date, service) that runs, expanded from calendar and calendar_dates at import time,
+    /// so "which services run on D" is one index range.
+    static let serviceDays = TableDefinition("service_days", columns: [
+        C("date", .integer), C("service", .integer),
+    ], primaryKey: ["date", "service"], withoutRowID: true)
+
+    static let trips = TableDefinition("trips", columns: [
+        C("id", .integer, primaryKey: true), C("trip_id", .text, notNull: true), C("route", .integer, notNull: true),
+        C("service", .integer, notNull: true), C("trip_headsign", .text), C("trip_short_name", .text),
+        C("direction_id", .integer), C("block_id", .text), C("shape_id", .text),
+        C("wheelchair_accessible", .integer), C("bikes_allowed", .integer),
+        C("last_stop_sequence", .integer), C("last_stop", .integer),
+    ])
+
+    /// Keyed by (trip, stop_sequence) and stored in that order (`WITHOUT ROWID`), so a trip's
+    /// stops are one range and duplicate rows are refused by the key.
+    static let stopTimes = TableDefinition("stop_times", columns: [
+        C("trip", .integer), C("stop_sequence", .integer), C("stop", .integer, notNull: true),
+        C("arrival", .integer), C("departure", .integer), C("interpolated", .integer, notNull: true),
+        C("stop_headsign", .text), C("pickup_type", .integer), C("drop_off_type", .integer),
+        C("timepoint", .integer), C("shape_dist_traveled", .real),
+    ], primaryKey: ["trip", "stop_sequence"], withoutRowID: true)
+
+    static let frequencies = TableDefinition("frequencies", columns: [
+        C("trip", .integer, notNull: true), C("start_time", .integer), C("end_time", .integer),
+        C("headway_secs", .integer), C("exact_times", .integer),
+    ])
+
+    static let feedInfo = TableDefinition("feed_info", columns: [
+        C("feed_publisher_name", .text), C("feed_publisher_url", .text), C("feed_lang", .text),
+        C("feed_start_date", .integer), C("feed_end_date", .integer), C("feed_version", .text),
+        C("feed_contact_email", .text), C("feed_contact_url", .text),
+    ])
+
+    /// The words of each stop's normalized name, for prefix search as an index range.
+    static let stopWords = TableDefinition("stop_words", columns: [
+        C("word", .text), C("stop", .integer),
+    ], primaryKey: ["word", "stop"], withoutRowID: true)
+
+    static let tables = [metadata, agency, stops, routes, services, calendar, calendarDates, serviceDays,
+                         trips, stopTimes, frequencies, feedInfo, stopWords]
+
+    /// Built after the rows are loaded (faster than maintaining them row by row).
+    static let indexes = [
+        IndexDefinition("stops_by_stop_id", on: "stops", columns: ["stop_id"], unique: true),
+        IndexDefinition("stops_by_location", on: "stops", columns: ["stop_lon", "stop_lat"]),
+        IndexDefinition("stops_by_normalized_name", on: "stops", columns: ["normalized_name"]),
+        IndexDefinition("stops_by_parent", on: "stops", columns: ["parent"]),
+        IndexDefinition("routes_by_route_id", on: "routes", columns: ["route_id"], unique: true),
+        IndexDefinition("services_by_service_id", on: "services", columns: ["service_id"], unique: true),
+        IndexDefinition("trips_by_trip_id", on: "trips", columns: ["trip_id"], unique: true),
+        // With the table's key (trip, stop_sequence) this index covers what departures read.
+        IndexDefinition("stop_times_by_stop_departure", on: "stop_times", columns: ["stop", "departure", "pickup_type"]),
+        IndexDefinition("frequencies_by_trip", on: "frequencies", columns: ["trip"]),
+    ]
+}

@@ -1,0 +1,35 @@
+import GTFS
+
+/// The summary `transit import` prints: rows per table, what was skipped and why, and the time.
+struct ImportSummary {
+    let report: ImportReport
+    let databasePath: String
+
+    var text: String {
+        var lines = ["Imported into \(databasePath) in \(formatSeconds(report.seconds)):"]
+        let width = report.rowCounts.map(\.table.count).max() ?? 0
+        for (table, rows) in report.rowCounts {
+            let count = formatCount(rows)
+            lines.append("  " + table + String(repeating: " ", count: width - table.count + 2)
+                         + String(repeating: " ", count: max(0, 11 - count.count)) + count)
+        }
+        if report.interpolatedStopTimes > 0 {
+            lines.append("  \(formatCount(report.interpolatedStopTimes)) stop times had no time and got one interpolated between their neighbours.")
+        }
+        if report.skipped.isEmpty {
+            lines.append("Nothing was skipped.")
+        } else {
+            lines.append("Skipped \(formatCount(report.skippedTotal)):")
+            for skipped in report.skipped {
+                lines.append("  \(formatCount(skipped.count)) × \(skipped.reason), e.g. " + skipped.examples.joined(separator: "; "))
+            }
+        }
+        return lines.joined(separator: "\n")
+    }
+}
+
+/// `12.3 s` or `850 ms`.
+func formatSeconds(_ seconds: Double) -> String {
+    if seconds < 1 { return "\(Int((seconds * 1000).rounded())) ms" }
+    return "\(Double(Int(seconds * 10)) / 10) s"
+}
