@@ -25,6 +25,9 @@ struct ImportCommand: ParsableCommand {
     @Flag(name: .long, help: "Print neither progress nor the summary.")
     var quiet = false
 
+    @Flag(name: .long, help: "Add the seconds each step took to the summary.")
+    var timings = false
+
     func run() throws {
         let progress = quiet || isatty(2) == 0 ? nil : TerminalProgress()
         let importer = Importer(feedPath: feed, databasePath: database.path, progress: progress)
@@ -33,15 +36,10 @@ struct ImportCommand: ParsableCommand {
             report = try importer.run()
         } catch {
             progress?.clear()
-            throw CleanExit.failure(error)
+            throw error
         }
         progress?.clear()
         guard !quiet else { return }
-        print(ImportSummary(report: report, databasePath: database.path).text)
+        print(ImportSummary(report: report, databasePath: database.path, showTimings: timings).text)
     }
-}
-
-extension CleanExit {
-    /// An error to print as one line, exiting 1.
-    static func failure(_ error: Error) -> Error { error }
 }

@@ -4,6 +4,7 @@ import GTFS
 struct ImportSummary {
     let report: ImportReport
     let databasePath: String
+    var showTimings = false
 
     var text: String {
         var lines = ["Imported into \(databasePath) in \(formatSeconds(report.seconds)):"]
@@ -22,6 +23,12 @@ struct ImportSummary {
             lines.append("Skipped \(formatCount(report.skippedTotal)):")
             for skipped in report.skipped {
                 lines.append("  \(formatCount(skipped.count)) × \(skipped.reason), e.g. " + skipped.examples.joined(separator: "; "))
+            }
+        }
+        if showTimings {
+            lines.append("Steps:")
+            for (name, seconds) in report.phases {
+                lines.append("  " + name + String(repeating: " ", count: max(1, 40 - name.count)) + formatSeconds(seconds))
             }
         }
         return lines.joined(separator: "\n")

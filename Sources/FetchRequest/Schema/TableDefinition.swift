@@ -16,12 +16,15 @@ public struct TableDefinition: Sendable {
         public var type: ColumnType
         public var primaryKey: Bool
         public var notNull: Bool
+        /// An integer the column takes when an insert leaves it out.
+        public var defaultValue: Int?
 
-        public init(_ name: String, _ type: ColumnType, primaryKey: Bool = false, notNull: Bool = false) {
+        public init(_ name: String, _ type: ColumnType, primaryKey: Bool = false, notNull: Bool = false, default defaultValue: Int? = nil) {
             self.name = name
             self.type = type
             self.primaryKey = primaryKey
             self.notNull = notNull
+            self.defaultValue = defaultValue
         }
     }
 
@@ -48,6 +51,7 @@ public struct TableDefinition: Sendable {
             var text = SQLGenerator.quote(column.name) + " " + column.type.rawValue
             if column.primaryKey { text += " PRIMARY KEY" }
             if column.notNull { text += " NOT NULL" }
+            if let value = column.defaultValue { text += " DEFAULT " + String(value) }
             return text
         }
         if !compositePrimaryKey.isEmpty {
@@ -59,11 +63,13 @@ public struct TableDefinition: Sendable {
 
     /// An `INSERT` of every column but the `INTEGER PRIMARY KEY` (which SQLite assigns),
     /// or of `columns` when given; `OR IGNORE` skips rows that break a unique key.
-    public func insertSQL(columns chosen: [String]? = nil, orIgnore: Bool = false) -> String {
+    /// With `rows` above 1, one statement inserts that many rows (`VALUES (…), (…)`).
+    public func insertSQL(columns chosen: [String]? = nil, orIgnore: Bool = false, rows: Int = 1) -> String {
         let names = chosen ?? columns.filter { !($0.primaryKey && $0.type == .integer) }.map(\.name)
-        let placeholders = Array(repeating: "?", count: names.count).joined(separator: ", ")
+        let row = "(" + Array(repeating: "?", count: names.count).joined(separator: ", ") + ")"
         return (orIgnore ? "INSERT OR IGNORE INTO " : "INSERT INTO ") + SQLGenerator.quote(name)
-            + " (" + names.map(SQLGenerator.quote).joined(separator: ", ") + ") VALUES (" + placeholders + ")"
+            + " (" + names.map(SQLGenerator.quote).joined(separator: ", ") + ") VALUES "
+            + Array(repeating: row, count: max(rows, 1)).joined(separator: ", ")
     }
 }
 

@@ -22,7 +22,10 @@ public final class CSVReader {
     public static let maximumRecordBytes = 16 << 20
 
     private var pending: [UInt8] = []
-    private var spans: [FieldSpan] = []
+    /// The fields of the record being parsed: positions in `pending`.
+    private var spans: UnsafeMutablePointer<FieldSpan>
+    private var spanCapacity = 64
+    private var spanCount = 0
     private var line = 1
     private var sawFirstBytes = false
     private var finished = false
@@ -30,7 +33,26 @@ public final class CSVReader {
     public init(fileName: String) {
         self.fileName = fileName
         pending.reserveCapacity(1 << 20)
-        spans.reserveCapacity(32)
+        spans = .allocate(capacity: spanCapacity)
+    }
+
+    deinit { spans.deallocate() }
+
+    @inline(__always)
+    private func appendSpan(_ span: FieldSpan) {
+        if spanCount == spanCapacity {
+            let larger = UnsafeMutablePointer<FieldSpan>.allocate(capacity: spanCapacity * 2)
+            larger.update(from: spans, count: spanCount)
+            spans.deallocate()
+            spans = larger
+            spanCapacity *= 2
+        }
+        spans[spanCount] = span
+        spanCount += 1
+    }
+
+    private var currentSpans: UnsafeBufferPointer<FieldSpan> {
+        UnsafeBufferPointer(start: spans, count: spanCount)
     }
 
     /// Parses `chunk`, calling `handler` for every data record it completes.
@@ -84,7 +106,7 @@ public final class CSVReader {
 
     private func deliver(_ buffer: UnsafeBufferPointer<UInt8>, line recordLine: Int, _ handler: (CSVRecord) throws -> Void) throws {
         // A blank line is one empty, unquoted field.
-        if spans.count == 1, !spans[0].quoted {
+        if spanCount == 1, !spans[0].quoted {
             var isBlank = true
             for index in spans[0].start..<spans[0].end where buffer[index] != 0x20 && buffer[index] != 0x09 {
                 isBlank = false
@@ -96,26 +118,26 @@ public final class CSVReader {
             try readHeader(buffer, line: recordLine)
             return
         }
-        if spans.count != header.count {
-            if spans.count < header.count {
+        let record = CSVRecord(buffer: buffer, spans: currentSpans, line: recordLine)
+        if spanCount != header.count {
+            if spanCount < header.count {
                 throw FeedError(file: fileName, line: recordLine,
-                                message: "\(spans.count) fields where the header has \(header.count)")
+                                message: "\(spanCount) fields where the header has \(header.count)")
             }
-            let record = CSVRecord(buffer: buffer, spans: spans, line: recordLine, reader: self)
-            for extra in header.count..<spans.count where !record.isEmpty(extra) {
+            for extra in header.count..<spanCount where !record.isEmpty(extra) {
                 throw FeedError(file: fileName, line: recordLine,
-                                message: "\(spans.count) fields where the header has \(header.count)")
+                                message: "\(spanCount) fields where the header has \(header.count)")
             }
         }
         recordCount += 1
-        try handler(CSVRecord(buffer: buffer, spans: spans, line: recordLine, reader: self))
+        try handler(record)
     }
 
     private func readHeader(_ buffer: UnsafeBufferPointer<UInt8>, line recordLine: Int) throws {
-        let record = CSVRecord(buffer: buffer, spans: spans, line: recordLine, reader: self)
+        let record = CSVRecord(buffer: buffer, spans: currentSpans, line: recordLine)
         var names: [String] = []
         var seen = Set<String>()
-        for index in 0..<spans.count {
+        for index in 0..<spanCount {
             guard let name = record.string(index) else {
                 throw FeedError(file: fileName, line: recordLine, message: "the header is not valid UTF-8 text")
             }
@@ -133,7 +155,7 @@ public final class CSVReader {
     private func parseRecord(_ p: UnsafeBufferPointer<UInt8>, from start: Int, atEnd: Bool, line recordLine: Int)
         throws -> (Int, Int)?
     {
-        spans.removeAll(keepingCapacity: true)
+        spanCount = 0
         let n = p.count
         var i = start
         var breaks = 0
@@ -172,7 +194,7 @@ public final class CSVReader {
                     }
                     i += 1
                 }
-                spans.append(FieldSpan(start: fieldStart, end: fieldEnd, quoted: true, escaped: escaped))
+                appendSpan(FieldSpan(start: fieldStart, end: fieldEnd, quoted: true, escaped: escaped))
                 while i < n, p[i] == 0x20 || p[i] == 0x09 { i += 1 }
                 if i >= n {
                     if atEnd { return (i, breaks + 1) }
@@ -190,7 +212,7 @@ public final class CSVReader {
                     return nil
                 }
                 throw FeedError(file: fileName, line: recordLine + breaks,
-                                message: "text after the closing quote of field \(spans.count); a quote inside a quoted field must be doubled (\"\")")
+                                message: "text after the closing quote of field \(spanCount); a quote inside a quoted field must be doubled (\"\")")
             } else {
                 // Unquoted field: up to the next comma or line break. A quote inside is kept as text.
                 let fieldStart = i
@@ -202,15 +224,15 @@ public final class CSVReader {
                 }
                 if i >= n {
                     if !atEnd { return nil }
-                    spans.append(FieldSpan(start: fieldStart, end: n, quoted: false, escaped: false))
+                    appendSpan(FieldSpan(start: fieldStart, end: n, quoted: false, escaped: false))
                     return (n, breaks + 1)
                 }
-                spans.append(FieldSpan(start: fieldStart, end: i, quoted: false, escaped: false))
+                appendSpan(FieldSpan(start: fieldStart, end: i, quoted: false, escaped: false))
                 if byte == 0x2C {
                     i += 1
                     if i >= n {
                         if !atEnd { return nil }
-                        spans.append(FieldSpan(start: n, end: n, quoted: false, escaped: false))
+                        appendSpan(FieldSpan(start: n, end: n, quoted: false, escaped: false))
                         return (n, breaks + 1)
                     }
                     continue
@@ -240,16 +262,16 @@ struct FieldSpan {
 /// Every accessor trims spaces and tabs around the value.
 public struct CSVRecord {
     let buffer: UnsafeBufferPointer<UInt8>
-    let spans: [FieldSpan]
+    let spans: UnsafeBufferPointer<FieldSpan>
     /// The line the record starts on (the header is line 1).
     public let line: Int
-    unowned let reader: CSVReader
 
     /// How many fields the record has.
     public var count: Int { spans.count }
 
     /// Calls `body` with field `index`'s bytes, trimmed and with doubled quotes undoubled;
     /// an empty buffer for a field the record does not have.
+    @inline(__always)
     public func withBytes<T>(_ index: Int, _ body: (UnsafeBufferPointer<UInt8>) throws -> T) rethrows -> T {
         guard index >= 0, index < spans.count else { return try body(UnsafeBufferPointer(start: nil, count: 0)) }
         let span = spans[index]

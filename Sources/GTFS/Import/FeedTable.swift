@@ -1,6 +1,6 @@
 /// One GTFS file being read: its columns looked up by name, and typed field access whose errors
 /// name the file, the line and the field.
-struct FeedTable {
+final class FeedTable {
     let file: String
     private let positions: [String: Int]
     let header: [String]
@@ -44,6 +44,21 @@ struct FieldReader {
             throw error(column, "is not UTF-8 text (save the feed as UTF-8; Windows-1252 is not read, to keep names intact)")
         }
         return value.isEmpty ? nil : value
+    }
+
+    /// Checks that `column` holds valid UTF-8 without NUL bytes, without making a `String` when the
+    /// bytes are plain ASCII (the common case on the hot path).
+    func validateText(_ column: Int?) throws {
+        guard let column else { return }
+        let valid = record.withBytes(column) { bytes -> Bool in
+            var ascii = true
+            for byte in bytes {
+                if byte == 0 { return false }
+                if byte >= 0x80 { ascii = false }
+            }
+            return ascii || String(validating: bytes, as: UTF8.self) != nil
+        }
+        if !valid { throw error(column, "is not UTF-8 text (save the feed as UTF-8; Windows-1252 is not read, to keep names intact)") }
     }
 
     /// The text of a column that must have a value.

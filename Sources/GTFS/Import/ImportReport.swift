@@ -6,6 +6,8 @@ public struct ImportReport: Sendable {
     public internal(set) var skipped: [SkippedRows] = []
     /// Wall-clock seconds of the whole import.
     public internal(set) var seconds: Double = 0
+    /// Seconds spent in each step (files, interpolation, each index), for `--timings`.
+    public internal(set) var phases: [(name: String, seconds: Double)] = []
     /// Stop times whose missing times were interpolated.
     public internal(set) var interpolatedStopTimes = 0
 

@@ -242,9 +242,12 @@ extension Importer {
     }
 
     func loadTrips() throws {
-        let insert = try database.makeStatement(Schema.trips.insertSQL())
+        let insert = try BatchInsert(database, into: Schema.trips, background: true)
+        defer { insert.cancel() }
         var rows = 0
         var columns: [Int?] = []
+        var tripKeys = self.tripKeys
+        var report = self.report
         try readFile("trips.txt", requiring: ["route_id", "service_id", "trip_id"]) { fields, required in
             if columns.isEmpty {
                 columns = ["trip_headsign", "trip_short_name", "direction_id", "block_id", "shape_id",
@@ -266,104 +269,126 @@ extension Importer {
                             example: "line \(fields.line): service_id '\(serviceID)'")
                 return
             }
-            try insert.bind([
-                .text(tripID), .integer(Int64(route)), .integer(Int64(service)),
-                (try fields.text(columns[0])).sqlValue, (try fields.text(columns[1])).sqlValue,
-                (try fields.code(columns[2], allowed: 0...1)).sqlValue, (try fields.text(columns[3])).sqlValue,
-                (try fields.text(columns[4])).sqlValue, (try fields.code(columns[5], allowed: 0...2)).sqlValue,
-                (try fields.code(columns[6], allowed: 0...2)).sqlValue, .null, .null,
-            ])
-            try insert.run()
-            tripKeys[tripID] = Int(database.lastInsertedRowID)
             rows += 1
+            tripKeys[tripID] = rows
+            insert.set(0, integer: Int64(rows))
+            fields.withBytes(required[2]) { insert.set(1, utf8: $0) }
+            insert.set(2, integer: Int64(route))
+            insert.set(3, integer: Int64(service))
+            for (slot, column) in [(4, columns[0]), (5, columns[1]), (7, columns[3]), (8, columns[4])] {
+                try fields.validateText(column)
+                fields.withBytes(column) { insert.set(slot, utf8: $0) }
+            }
+            insert.set(6, integer: try fields.code(columns[2], allowed: 0...1))
+            insert.set(9, integer: try fields.code(columns[5], allowed: 0...2))
+            insert.set(10, integer: try fields.code(columns[6], allowed: 0...2))
+            try insert.endRow()
         }
+        try insert.finish()
+        self.tripKeys = tripKeys
+        self.report = report
         guard rows > 0 else { throw FeedError(file: "trips.txt", message: "has no trips that could be loaded") }
-        lastSequence = Array(repeating: -1, count: rows + 1)
-        lastStop = Array(repeating: 0, count: rows + 1)
         count("trips", rows)
     }
 
     func loadStopTimes() throws {
-        let insert = try database.makeStatement(Schema.stopTimes.insertSQL(orIgnore: true))
-        var rows = 0
+        // Only the columns the file has are bound; the others stay NULL (or their default).
         var columns: [Int?] = []
-        var previousTripID = ""
+        var insertColumns = ["trip", "stop_sequence", "stop", "arrival", "departure"]
+        try readHeader("stop_times.txt") { table in
+            columns = ["stop_id", "arrival_time", "departure_time", "stop_headsign", "pickup_type",
+                       "drop_off_type", "timepoint", "shape_dist_traveled"].map { table.optional($0) }
+        }
+        let optionalColumns = ["stop_headsign", "pickup_type", "drop_off_type", "timepoint", "shape_dist_traveled"]
+        for (offset, name) in optionalColumns.enumerated() where columns[3 + offset] != nil { insertColumns.append(name) }
+        let headsignSlot = columns[3] == nil ? -1 : 5
+        let pickupSlot = columns[4] == nil ? -1 : 5 + (columns[3] == nil ? 0 : 1)
+        let dropOffSlot = columns[5] == nil ? -1 : insertColumns.firstIndex(of: "drop_off_type")!
+        let timepointSlot = columns[6] == nil ? -1 : insertColumns.firstIndex(of: "timepoint")!
+        let distanceSlot = columns[7] == nil ? -1 : insertColumns.firstIndex(of: "shape_dist_traveled")!
+        let insert = try BatchInsert(database, into: Schema.stopTimes, columns: insertColumns, orIgnore: true, background: true)
+        defer { insert.cancel() }
+        var rows = 0
+        // Hot-loop state lives in locals, written back at the end.
+        var largestTime = self.largestTime
+        var report = self.report
+        let tripKeys = self.tripKeys
+        let stopKeys = self.stopKeys
+        var tripsWithMissingTimes = Set<Int>()
+        // Rows come grouped by trip: the previous trip_id's bytes and key save a lookup per row,
+        // and the run's sequences find duplicates with their line.
+        var previousTripID: [UInt8] = []
         var previousTrip: Int?
+        var runSequences: [Int] = []
         try readFile("stop_times.txt", requiring: ["trip_id", "stop_sequence"]) { fields, required in
-            if columns.isEmpty {
-                columns = ["stop_id", "arrival_time", "departure_time", "stop_headsign", "pickup_type",
-                           "drop_off_type", "timepoint", "shape_dist_traveled"].map { fields.table.optional($0) }
-            }
-            let tripID = try fields.requiredText(required[0])
-            if tripID != previousTripID {
-                previousTripID = tripID
+            let sameTrip = fields.withBytes(required[0]) { $0.elementsEqual(previousTripID) }
+            if !sameTrip {
+                let tripID = try fields.requiredText(required[0])
+                previousTripID = Array(tripID.utf8)
                 previousTrip = tripKeys[tripID]
+                runSequences.removeAll(keepingCapacity: true)
             }
             guard let trip = previousTrip else {
-                report.skip("stop_times.txt: trip_id not in trips.txt", example: "line \(fields.line): trip_id '\(tripID)'")
+                report.skip("stop_times.txt: trip_id not in trips.txt",
+                            example: "line \(fields.line): trip_id '\(String(decoding: previousTripID, as: UTF8.self))'")
                 return
             }
-            guard let stopID = try fields.text(columns[0]) else {
-                report.skip("stop_times.txt: no stop_id (flexible services are not imported)", example: "line \(fields.line)")
-                return
+            let stop: Int? = fields.withBytes(columns[0]) { bytes in
+                bytes.isEmpty ? -1 : stopKeys[String(decoding: bytes, as: UTF8.self)]
             }
-            guard let stop = stopKeys[stopID] else {
-                report.skip("stop_times.txt: stop_id not in stops.txt", example: "line \(fields.line): stop_id '\(stopID)'")
+            guard let stop, stop >= 0 else {
+                if stop == -1 {
+                    report.skip("stop_times.txt: no stop_id (flexible services are not imported)", example: "line \(fields.line)")
+                } else {
+                    let stopID = (try? fields.text(columns[0])) ?? nil
+                    report.skip("stop_times.txt: stop_id not in stops.txt", example: "line \(fields.line): stop_id '\(stopID ?? "")'")
+                }
                 return
             }
             guard let sequence = try fields.int(required[1]) else { throw fields.error(required[1], "is empty but required") }
             guard sequence >= 0 else { throw fields.error(required[1], "\(sequence) is negative") }
-            let arrivalTime = try fields.time(columns[1])
-            let departureTime = try fields.time(columns[2])
-            let arrival = arrivalTime ?? departureTime
-            let departure = departureTime ?? arrivalTime
-            insert.bind(integer: Int64(trip), at: 1)
-            insert.bind(integer: Int64(sequence), at: 2)
-            insert.bind(integer: Int64(stop), at: 3)
-            if let arrival { insert.bind(integer: Int64(arrival), at: 4) } else { insert.bindNull(at: 4) }
-            if let departure {
-                insert.bind(integer: Int64(departure), at: 5)
-                if departure > largestTime { largestTime = departure }
-            } else {
-                insert.bindNull(at: 5)
-                tripsWithMissingTimes.insert(trip)
-            }
-            insert.bind(integer: 0, at: 6)
-            fields.withBytes(columns[3]) { bytes in
-                if bytes.isEmpty { insert.bindNull(at: 7) } else { insert.bind(utf8: bytes, at: 7) }
-            }
-            if columns[3] != nil, fields.record.string(columns[3]!) == nil {
-                throw fields.error(columns[3]!, "is not UTF-8 text (save the feed as UTF-8)")
-            }
-            for (offset, column) in [(8, columns[4]), (9, columns[5])] {
-                if let value = try fields.code(column, allowed: 0...3) {
-                    insert.bind(integer: Int64(value), at: Int32(offset))
-                } else {
-                    insert.bindNull(at: Int32(offset))
-                }
-            }
-            if let timepoint = try fields.code(columns[6], allowed: 0...1) {
-                insert.bind(integer: Int64(timepoint), at: 10)
-            } else {
-                insert.bindNull(at: 10)
-            }
-            if let distance = try fields.double(columns[7]) {
-                insert.bind(real: distance, at: 11)
-            } else {
-                insert.bindNull(at: 11)
-            }
-            try insert.run()
-            guard database.changes == 1 else {
+            if let last = runSequences.last, sequence <= last, runSequences.contains(sequence) {
                 report.skip("stop_times.txt: duplicate (trip_id, stop_sequence)",
-                            example: "line \(fields.line): trip_id '\(tripID)', stop_sequence \(sequence)")
+                            example: "line \(fields.line): trip_id '\(String(decoding: previousTripID, as: UTF8.self))', stop_sequence \(sequence)")
                 return
             }
-            if sequence > lastSequence[trip] {
-                lastSequence[trip] = sequence
-                lastStop[trip] = stop
+            runSequences.append(sequence)
+            let arrivalTime = try fields.time(columns[1])
+            let departureTime = try fields.time(columns[2])
+            let departure = departureTime ?? arrivalTime
+            insert.set(0, integer: Int64(trip))
+            insert.set(1, integer: Int64(sequence))
+            insert.set(2, integer: Int64(stop))
+            insert.set(3, integer: arrivalTime ?? departureTime)
+            insert.set(4, integer: departure)
+            if let departure {
+                if departure > largestTime { largestTime = departure }
+            } else {
+                tripsWithMissingTimes.insert(trip)
             }
+            if headsignSlot >= 0 {
+                try fields.validateText(columns[3])
+                fields.withBytes(columns[3]) { insert.set(headsignSlot, utf8: $0) }
+            }
+            if pickupSlot >= 0 { insert.set(pickupSlot, integer: try fields.code(columns[4], allowed: 0...3)) }
+            if dropOffSlot >= 0 { insert.set(dropOffSlot, integer: try fields.code(columns[5], allowed: 0...3)) }
+            if timepointSlot >= 0 { insert.set(timepointSlot, integer: try fields.code(columns[6], allowed: 0...1)) }
+            if distanceSlot >= 0 { insert.set(distanceSlot, real: try fields.double(columns[7])) }
+            try insert.endRow()
             rows += 1
         }
+        try insert.finish()
+        if insert.rowsIgnored > 0 {
+            // Only rows of a trip split across the file get here: the run check above sees the rest.
+            for _ in 0..<insert.rowsIgnored {
+                report.skip("stop_times.txt: duplicate (trip_id, stop_sequence)",
+                            example: "a trip whose rows are split across the file repeats a stop_sequence")
+            }
+            rows -= insert.rowsIgnored
+        }
+        self.largestTime = largestTime
+        self.report = report
+        self.tripsWithMissingTimes = tripsWithMissingTimes
         guard rows > 0 else { throw FeedError(file: "stop_times.txt", message: "has no stop times that could be loaded") }
         count("stop_times", rows)
     }
@@ -410,18 +435,6 @@ extension Importer {
             }
         }
         report.interpolatedStopTimes = interpolated
-    }
-
-    /// Stores each trip's last stop_sequence and stop (departures leave from every stop but the last;
-    /// the last stop's name is the headsign of last resort).
-    func recordLastStops() throws {
-        let update = try database.makeStatement(UpdateDefinition("trips", set: ["last_stop_sequence", "last_stop"], where: "id").sql)
-        for trip in 1..<lastSequence.count where lastSequence[trip] >= 0 {
-            update.bind(integer: Int64(lastSequence[trip]), at: 1)
-            update.bind(integer: Int64(lastStop[trip]), at: 2)
-            update.bind(integer: Int64(trip), at: 3)
-            try update.run()
-        }
     }
 
     func loadFrequencies() throws {

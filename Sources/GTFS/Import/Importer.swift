@@ -29,9 +29,6 @@ public final class Importer {
     var tripKeys: [String: Int] = [:]
     var timeZone: AgencyTimeZone?
 
-    // Per trip (indexed by trip key): the largest stop_sequence and its stop, for "last stop".
-    var lastSequence: [Int] = []
-    var lastStop: [Int] = []
     var tripsWithMissingTimes: Set<Int> = []
     var largestTime = 0
 
@@ -77,25 +74,34 @@ public final class Importer {
         try database.execute("PRAGMA journal_mode = OFF; PRAGMA synchronous = OFF; PRAGMA locking_mode = EXCLUSIVE; PRAGMA threads = 2")
         for table in Schema.tables { try database.execute(table.sql) }
         try database.inTransaction {
-            try loadAgencies()
-            try loadStops()
-            try loadRoutes()
-            try loadCalendars()
-            try loadTrips()
-            try loadStopTimes()
-            try interpolateMissingTimes()
-            try recordLastStops()
-            if feed.contains("frequencies.txt") { try loadFrequencies() }
-            if feed.contains("feed_info.txt") { try loadFeedInfo() }
+            try phase("agency.txt", loadAgencies)
+            try phase("stops.txt", loadStops)
+            try phase("routes.txt", loadRoutes)
+            try phase("calendars", loadCalendars)
+            try phase("trips.txt", loadTrips)
+            try phase("stop_times.txt", loadStopTimes)
+            try phase("interpolation", interpolateMissingTimes)
+            if feed.contains("frequencies.txt") { try phase("frequencies.txt", loadFrequencies) }
+            if feed.contains("feed_info.txt") { try phase("feed_info.txt", loadFeedInfo) }
             try writeMetadata()
         }
         progress?.step("building indexes")
         try database.inTransaction {
-            for index in Schema.indexes { try database.execute(index.sql) }
+            for index in Schema.indexes {
+                try phase("index " + index.name) { try database.execute(index.sql) }
+            }
         }
-        try database.execute("ANALYZE")
+        // Statistics from a sample of each index are enough for the planner's choices here.
+        try phase("analyze") { try database.execute("PRAGMA analysis_limit = 1000; ANALYZE") }
         database.clearStatementCache()
         database = nil
+    }
+
+    /// Runs one step of the import and records how long it took.
+    private func phase(_ name: String, _ body: () throws -> Void) throws {
+        let start = monotonicNow()
+        try body()
+        report.phases.append((name, monotonicNow() - start))
     }
 
     /// Reads `name` record by record, with its columns resolved by `columns`.
@@ -120,6 +126,20 @@ public final class Importer {
         try reader.finish(deliver)
         progress?.update(file: name, rows: rows)
         return table ?? FeedTable(file: name, header: reader.header)
+    }
+
+    /// Reads only the header of `name` (the first chunk is enough unless the header is huge).
+    func readHeader(_ name: String, _ body: (FeedTable) throws -> Void) throws {
+        let reader = CSVReader(fileName: name)
+        struct HeaderRead: Error {}
+        do {
+            try feed.read(name) { chunk in
+                try reader.consume(chunk) { _ in throw HeaderRead() }
+                if !reader.header.isEmpty { throw HeaderRead() }
+            }
+            try reader.finish { _ in }
+        } catch is HeaderRead {}
+        try body(FeedTable(file: name, header: reader.header))
     }
 
     /// Reads `name` after checking its header has `required` columns (even when it has no rows).

@@ -62,14 +62,13 @@ public enum Schema {
         C("service", .integer, notNull: true), C("trip_headsign", .text), C("trip_short_name", .text),
         C("direction_id", .integer), C("block_id", .text), C("shape_id", .text),
         C("wheelchair_accessible", .integer), C("bikes_allowed", .integer),
-        C("last_stop_sequence", .integer), C("last_stop", .integer),
     ])
 
     /// Keyed by (trip, stop_sequence) and stored in that order (`WITHOUT ROWID`), so a trip's
     /// stops are one range and duplicate rows are refused by the key.
     static let stopTimes = TableDefinition("stop_times", columns: [
         C("trip", .integer), C("stop_sequence", .integer), C("stop", .integer, notNull: true),
-        C("arrival", .integer), C("departure", .integer), C("interpolated", .integer, notNull: true),
+        C("arrival", .integer), C("departure", .integer), C("interpolated", .integer, notNull: true, default: 0),
         C("stop_headsign", .text), C("pickup_type", .integer), C("drop_off_type", .integer),
         C("timepoint", .integer), C("shape_dist_traveled", .real),
     ], primaryKey: ["trip", "stop_sequence"], withoutRowID: true)
