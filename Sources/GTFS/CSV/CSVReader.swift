@@ -57,22 +57,27 @@ public final class CSVReader {
 
     /// Parses `chunk`, calling `handler` for every data record it completes.
     public func consume(_ chunk: UnsafeRawBufferPointer, _ handler: (CSVRecord) throws -> Void) throws {
-        var bytes = UnsafeRawBufferPointer(rebasing: chunk[...])
+        pending.append(contentsOf: chunk)
         if !sawFirstBytes {
-            if bytes.isEmpty { return }
-            sawFirstBytes = true
-            if bytes.count >= 3, bytes[0] == 0xEF, bytes[1] == 0xBB, bytes[2] == 0xBF {
-                bytes = UnsafeRawBufferPointer(rebasing: bytes[3...])
-            }
+            // The byte-order mark may arrive split across chunks: wait for three bytes.
+            guard pending.count >= 3 else { return }
+            stripByteOrderMark()
         }
-        pending.append(contentsOf: bytes)
         try parsePending(atEnd: false, handler)
+    }
+
+    private func stripByteOrderMark() {
+        sawFirstBytes = true
+        if pending.count >= 3, pending[0] == 0xEF, pending[1] == 0xBB, pending[2] == 0xBF {
+            pending.removeFirst(3)
+        }
     }
 
     /// Parses what is left at the end of the file, calling `handler` for the last record.
     public func finish(_ handler: (CSVRecord) throws -> Void) throws {
         guard !finished else { return }
         finished = true
+        if !sawFirstBytes { stripByteOrderMark() }
         try parsePending(atEnd: true, handler)
         if header.isEmpty {
             throw FeedError(file: fileName, message: "the file is empty: it needs at least a header line naming its columns")
