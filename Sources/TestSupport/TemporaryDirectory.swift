@@ -1,7 +1,7 @@
 import Foundation
 
 /// A fresh folder under the system's temporary directory, removed when the value is released.
-public final class TemporaryDirectory {
+public final class TemporaryDirectory: @unchecked Sendable {
     /// The folder's path.
     public let path: String
 

@@ -1,4 +1,7 @@
 import ArgumentParser
+#if canImport(Glibc)
+import Glibc
+#endif
 
 /// `transit`: a GTFS timetable in SQLite, and the questions riders ask of it.
 @main
@@ -16,6 +19,41 @@ struct TransitCommand: ParsableCommand {
             The database is transit.sqlite, or $TRANSIT_DB, or --db PATH.
             """,
         version: "0.1.0",
-        subcommands: [ImportCommand.self]
+        subcommands: [ImportCommand.self, NearbyCommand.self]
     )
+
+    /// Runs the command line. Errors are printed as one line (`Error: …`) with a pointer to
+    /// `--help`, not the whole usage: exit 64 for bad usage or values, 1 for runtime failures.
+    static func main() {
+        var command: ParsableCommand
+        do {
+            command = try parseAsRoot()
+        } catch {
+            exitWith(error, subcommand: CommandLine.arguments.dropFirst().first)
+        }
+        do {
+            try command.run()
+        } catch {
+            exitWith(error, subcommand: CommandLine.arguments.dropFirst().first)
+        }
+        Glibc.exit(0)
+    }
+
+    private static func exitWith(_ error: Error, subcommand: String?) -> Never {
+        let code = exitCode(for: error)
+        if code == .success {
+            // --help, --version: the full text, on stdout.
+            StandardOutput.write(fullMessage(for: error) + "\n")
+            Glibc.exit(0)
+        }
+        var message = self.message(for: error)
+        if let firstLine = message.split(separator: "\n").first { message = String(firstLine) }
+        if code.rawValue == 64 {
+            let known = configuration.subcommands.map { $0.configuration.commandName ?? "" }
+            let help = subcommand.map { known.contains($0) ? "transit \($0) --help" : "transit --help" } ?? "transit --help"
+            message += " (see '\(help)')"
+        }
+        writeToStandardError("Error: " + message + "\n")
+        Glibc.exit(code.rawValue)
+    }
 }

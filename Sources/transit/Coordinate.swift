@@ -1,0 +1,63 @@
+import ArgumentParser
+
+/// A point typed by the user: `LAT LON` as two arguments (negative values as typed, no `--`
+/// needed) or one `LAT,LON` argument.
+struct Coordinate {
+    let latitude: Double
+    let longitude: Double
+
+    /// Parses the positional words of a command; `what` names them in messages.
+    init(words: [String], what: String = "LAT LON") throws {
+        var parts = words
+        if parts.count == 1 {
+            parts = parts[0].split(separator: ",", omittingEmptySubsequences: false).map { String($0).trimmingSpaces }
+        }
+        guard parts.count == 2 else {
+            if let flag = words.first(where: { $0.hasPrefix("--") }) {
+                throw ValidationError("unknown option '\(flag)'")
+            }
+            throw ValidationError("expected a coordinate as \(what) or LAT,LON (for example 54.687 25.28), got \(words.isEmpty ? "nothing" : "'" + words.joined(separator: " ") + "'")")
+        }
+        self.latitude = try Coordinate.degrees(parts[0], name: "latitude", range: -90...90)
+        self.longitude = try Coordinate.degrees(parts[1], name: "longitude", range: -180...180)
+    }
+
+    init(_ text: String, option: String) throws {
+        let parts = text.split(separator: ",", omittingEmptySubsequences: false).map { String($0).trimmingSpaces }
+        guard parts.count == 2 else { throw ValidationError("\(option) takes LAT,LON (for example 54.687,25.28), got '\(text)'") }
+        latitude = try Coordinate.degrees(parts[0], name: "\(option) latitude", range: -90...90)
+        longitude = try Coordinate.degrees(parts[1], name: "\(option) longitude", range: -180...180)
+    }
+
+    static func degrees(_ text: String, name: String, range: ClosedRange<Double>) throws -> Double {
+        guard text.allSatisfy({ $0.isASCII && ($0.isNumber || $0 == "." || $0 == "-" || $0 == "+" || $0 == "e" || $0 == "E") }),
+              let value = Double(text), value.isFinite else {
+            throw ValidationError("\(name) '\(text)' is not a number in decimal degrees")
+        }
+        guard range.contains(value) else {
+            throw ValidationError("\(name) \(text) is outside [\(Int(range.lowerBound)), \(Int(range.upperBound))]")
+        }
+        return value
+    }
+}
+
+extension String {
+    var trimmingSpaces: String {
+        var text = Substring(self)
+        while text.first == " " { text = text.dropFirst() }
+        while text.last == " " { text = text.dropLast() }
+        return String(text)
+    }
+}
+
+/// Checks a search radius in metres: above 0, at most 100 km.
+func validateRadius(_ radius: Double, option: String = "--radius") throws {
+    guard radius.isFinite, radius > 0, radius <= 100_000 else {
+        throw ValidationError("\(option) must be above 0 and at most 100000 metres (100 km)")
+    }
+}
+
+/// Checks a `--limit`: 0 (no limit) or more.
+func validateLimit(_ limit: Int) throws {
+    guard limit >= 0 else { throw ValidationError("--limit must be 0 (no limit) or more") }
+}

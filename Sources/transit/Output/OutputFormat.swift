@@ -1,0 +1,82 @@
+import ArgumentParser
+
+/// The formats every query command writes: a table for people, JSON, CSV and GeoJSON for programs.
+enum OutputFormat: String, CaseIterable, ExpressibleByArgument {
+    case table, json, csv, geojson
+}
+
+/// One result row as each format needs it.
+protocol OutputRecord {
+    /// The JSON keys, CSV header and GeoJSON property names, in order.
+    static var fieldNames: [String] { get }
+    /// The values for `fieldNames`.
+    var fieldValues: [OutputValue] { get }
+    /// Where the record is on a map (latitude, longitude), for GeoJSON.
+    var coordinate: (latitude: Double, longitude: Double)? { get }
+    /// The human table's headers.
+    static var tableHeaders: [String] { get }
+    /// Which table columns are right-aligned (numbers).
+    static var rightAligned: Set<Int> { get }
+    /// The human table's cells, already formatted ("85 m").
+    var tableCells: [String] { get }
+}
+
+extension OutputRecord {
+    static var rightAligned: Set<Int> { [] }
+}
+
+/// Writes records in the chosen format.
+enum OutputRenderer {
+    /// The whole output for `records`; `emptyMessage` is the friendly line a table shows when
+    /// nothing matched (JSON gives `[]`, CSV just the header, GeoJSON an empty collection).
+    static func render<Record: OutputRecord>(_ records: [Record], as format: OutputFormat, emptyMessage: String) -> String {
+        switch format {
+        case .json:
+            if records.isEmpty { return "[]\n" }
+            return "[\n" + records.map { "  " + jsonObject($0) }.joined(separator: ",\n") + "\n]\n"
+        case .csv:
+            let header = Record.fieldNames.joined(separator: ",")
+            return ([header] + records.map { $0.fieldValues.map(\.csv).joined(separator: ",") }).joined(separator: "\r\n") + "\r\n"
+        case .geojson:
+            let features = records.compactMap { record -> String? in
+                guard let point = record.coordinate else { return nil }
+                return "    {\"type\": \"Feature\", \"geometry\": {\"type\": \"Point\", \"coordinates\": ["
+                    + formatDecimal(point.longitude, decimals: 7) + ", " + formatDecimal(point.latitude, decimals: 7)
+                    + "]}, \"properties\": " + jsonObject(record) + "}"
+            }
+            return "{\"type\": \"FeatureCollection\", \"features\": [\n" + features.joined(separator: ",\n") + "\n]}\n"
+        case .table:
+            if records.isEmpty { return emptyMessage + "\n" }
+            return table(headers: Record.tableHeaders, rows: records.map(\.tableCells), rightAligned: Record.rightAligned)
+        }
+    }
+
+    static func jsonObject<Record: OutputRecord>(_ record: Record) -> String {
+        "{" + zip(Record.fieldNames, record.fieldValues).map { JSONText.quote($0) + ": " + $1.json }.joined(separator: ", ") + "}"
+    }
+
+    /// Columns padded to their widest cell (in characters as a terminal shows them).
+    static func table(headers: [String], rows: [[String]], rightAligned: Set<Int>) -> String {
+        var widths = headers.map(\.count)
+        for row in rows {
+            for (index, cell) in row.enumerated() { widths[index] = max(widths[index], cell.count) }
+        }
+        func line(_ cells: [String]) -> String {
+            var text = ""
+            for (index, cell) in cells.enumerated() {
+                let padding = String(repeating: " ", count: widths[index] - cell.count)
+                let last = index == cells.count - 1
+                text += rightAligned.contains(index) ? padding + cell : cell + (last ? "" : padding)
+                if !last { text += "  " }
+            }
+            return text
+        }
+        return ([line(headers)] + rows.map(line)).joined(separator: "\n") + "\n"
+    }
+}
+
+/// `85 m`, `1.2 km`.
+func formatDistance(_ metres: Double) -> String {
+    if metres < 1000 { return String(Int(metres.rounded())) + " m" }
+    return formatDecimal(metres / 1000, decimals: 1) + " km"
+}

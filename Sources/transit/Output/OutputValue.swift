@@ -1,0 +1,76 @@
+/// One field of a result, typed so each format writes it properly (numbers as JSON numbers).
+enum OutputValue {
+    case text(String)
+    case integer(Int)
+    /// A number written with at most `decimals` decimals.
+    case number(Double, decimals: Int)
+    case null
+
+    /// The value as JSON.
+    var json: String {
+        switch self {
+        case .text(let text): return JSONText.quote(text)
+        case .integer(let value): return String(value)
+        case let .number(value, decimals): return formatDecimal(value, decimals: decimals)
+        case .null: return "null"
+        }
+    }
+
+    /// The value as a CSV field (RFC 4180 quoting).
+    var csv: String {
+        switch self {
+        case .text(let text):
+            guard text.contains(where: { $0 == "," || $0 == "\"" || $0 == "\n" || $0 == "\r" }) else { return text }
+            return "\"" + text.split(separator: "\"", omittingEmptySubsequences: false).joined(separator: "\"\"") + "\""
+        case .integer(let value): return String(value)
+        case let .number(value, decimals): return formatDecimal(value, decimals: decimals)
+        case .null: return ""
+        }
+    }
+}
+
+/// `value` with at most `decimals` decimals and no trailing zeros (`12.5`, `3`, `-0.25`).
+func formatDecimal(_ value: Double, decimals: Int) -> String {
+    var scale = 1.0
+    for _ in 0..<decimals { scale *= 10 }
+    let scaled = (value * scale).rounded()
+    if scaled == 0 { return "0" }
+    let negative = scaled < 0
+    let digits = String(Int64(abs(scaled)))
+    var whole: Substring
+    var fraction: Substring
+    if digits.count > decimals {
+        whole = digits.dropLast(decimals)
+        fraction = digits.suffix(decimals)
+    } else {
+        whole = "0"
+        fraction = Substring(String(repeating: "0", count: decimals - digits.count) + digits)
+    }
+    while fraction.last == "0" { fraction = fraction.dropLast() }
+    return (negative ? "-" : "") + whole + (fraction.isEmpty ? "" : "." + fraction)
+}
+
+/// JSON string quoting.
+enum JSONText {
+    static func quote(_ text: String) -> String {
+        var result = "\""
+        result.reserveCapacity(text.utf8.count + 2)
+        for scalar in text.unicodeScalars {
+            switch scalar {
+            case "\"": result += "\\\""
+            case "\\": result += "\\\\"
+            case "\n": result += "\\n"
+            case "\r": result += "\\r"
+            case "\t": result += "\\t"
+            default:
+                if scalar.value < 0x20 || scalar.value == 0x2028 || scalar.value == 0x2029 {
+                    let hex = String(scalar.value, radix: 16)
+                    result += "\\u" + String(repeating: "0", count: 4 - hex.count) + hex
+                } else {
+                    result.unicodeScalars.append(scalar)
+                }
+            }
+        }
+        return result + "\""
+    }
+}

@@ -1,0 +1,49 @@
+import ArgumentParser
+import FetchRequest
+import GTFS
+
+/// Options every query command shares: `--format`, `--explain` and `--db`.
+struct QueryOptions: ParsableArguments {
+    @Option(name: .long, help: "Output format: table (default), json, csv or geojson.")
+    var format: OutputFormat = .table
+
+    @Flag(name: .long, help: "Print each SQL statement, its bound values, SQLite's query plan, rows and time, on stderr.")
+    var explain = false
+
+    @OptionGroup var database: DatabaseOptions
+
+    /// Opens the database read-only, with `--explain` reporting attached.
+    func open() throws -> TransitDatabase {
+        let transit = try TransitDatabase(path: database.path)
+        if explain {
+            var number = 0
+            transit.database.observer = { executed in
+                number += 1
+                writeToStandardError(ExplainReport(number: number, executed: executed).text)
+            }
+        }
+        return transit
+    }
+
+    /// Writes `records` to stdout in the chosen format.
+    func write<Record: OutputRecord>(_ records: [Record], emptyMessage: String) {
+        StandardOutput.write(OutputRenderer.render(records, as: format, emptyMessage: emptyMessage))
+    }
+}
+
+/// What `--explain` prints for one statement.
+struct ExplainReport {
+    let number: Int
+    let executed: ExecutedRequest
+
+    var text: String {
+        var lines = ["-- statement \(number): \(executed.rowCount) row\(executed.rowCount == 1 ? "" : "s") in \(formatDecimal(executed.seconds * 1000, decimals: 3)) ms"]
+        lines.append(executed.request.sql)
+        lines.append("-- arguments: [" + executed.request.arguments.map(\.literalDescription).joined(separator: ", ") + "]")
+        lines.append(executed.plan.tree)
+        for table in executed.plan.fullyScannedTables {
+            lines.append("warning: the plan reads every row of \(table) (SCAN): no index serves this request")
+        }
+        return lines.joined(separator: "\n") + "\n\n"
+    }
+}
