@@ -7,10 +7,10 @@ TESTFLAGS := -c release -Xswiftc -enable-testing --scratch-path .build-test
 BIN       := .build/release/transit
 DEMO_DB   := demo.sqlite
 
-.PHONY: build test demo bench bench-import clean
+.PHONY: build test demo bench bench-import bench-queries clean
 
 build:
-	$(SWIFT) build -c release
+	$(SWIFT) build -c release --static-swift-stdlib
 
 test:
 	$(SWIFT) build $(TESTFLAGS)
@@ -22,10 +22,13 @@ demo: build
 	@echo '$$ transit nearby 52.5249 13.3692 --radius 1500'
 	@$(BIN) nearby 52.5249 13.3692 --radius 1500 --db $(DEMO_DB) || true
 
-bench: build bench-import
+bench: build bench-import bench-queries
 
 bench-import: build
 	scripts/bench-import.sh
+
+bench-queries: build
+	scripts/bench-queries.sh
 
 clean:
 	rm -rf .build .build-test $(DEMO_DB)

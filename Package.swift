@@ -21,15 +21,16 @@ let package = Package(
         ),
         // Fetch requests over SQLite: knows SQL and SQLite, nothing of transit.
         .target(name: "FetchRequest", dependencies: ["CSQLite"]),
-        // GTFS: reading feeds, the schema, the importer and the rider queries.
+        // GTFS: reading feeds, the schema, the importer and the rider queries. No Foundation.
+        .target(name: "GTFS", dependencies: ["FetchRequest"]),
+        // Zip archives as feed sources. ZIPFoundation needs all of Foundation (and ICU), so it lives
+        // apart, linked only into the import engine.
         .target(
-            name: "GTFS",
-            dependencies: [
-                "FetchRequest",
-                .product(name: "ZIPFoundation", package: "ZIPFoundation"),
-            ]
+            name: "GTFSZip",
+            dependencies: ["GTFS", .product(name: "ZIPFoundation", package: "ZIPFoundation")]
         ),
-        // The thin command-line front end.
+        // The thin command-line front end. `transit import` hands over to transit-import, so the
+        // query commands start without loading Foundation.
         .executableTarget(
             name: "transit",
             dependencies: [
@@ -38,10 +39,14 @@ let package = Package(
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
             ]
         ),
+        // The import engine `transit import` runs (not meant to be called directly).
+        .executableTarget(name: "transit-import", dependencies: ["GTFS", "GTFSZip"]),
+        // In-process query benchmarks (make bench): the module next to raw C-API floors.
+        .executableTarget(name: "transit-bench", dependencies: ["GTFS", "FetchRequest", "CSQLite"]),
         // Helpers shared by the test targets: temporary folders, fixture feeds, running the binary.
-        .target(name: "TestSupport", dependencies: ["GTFS", "FetchRequest"], path: "Sources/TestSupport"),
+        .target(name: "TestSupport", dependencies: ["GTFS", "GTFSZip", "FetchRequest"], path: "Sources/TestSupport"),
         .testTarget(name: "FetchRequestTests", dependencies: ["FetchRequest", "TestSupport"]),
-        .testTarget(name: "GTFSTests", dependencies: ["GTFS", "FetchRequest", "TestSupport"]),
+        .testTarget(name: "GTFSTests", dependencies: ["GTFS", "GTFSZip", "FetchRequest", "TestSupport"]),
         .testTarget(name: "TransitCLITests", dependencies: ["TestSupport"]),
     ]
 )

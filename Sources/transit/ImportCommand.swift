@@ -5,6 +5,10 @@ import Glibc
 #endif
 
 /// `transit import FEED`: a `.zip` or folder becomes the database, atomically.
+///
+/// The work is done by `transit-import`, installed beside `transit`, which this command runs in its
+/// own place (exec: same process id, so Ctrl-C and exit codes behave as if it ran here). Keeping
+/// zip support there keeps Foundation out of every query command's start-up.
 struct ImportCommand: ParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "import",
@@ -29,17 +33,30 @@ struct ImportCommand: ParsableCommand {
     var timings = false
 
     func run() throws {
-        let progress = quiet || isatty(2) == 0 ? nil : TerminalProgress()
-        let importer = Importer(feedPath: feed, databasePath: database.path, progress: progress)
-        let report: ImportReport
-        do {
-            report = try importer.run()
-        } catch {
-            progress?.clear()
-            throw error
-        }
-        progress?.clear()
-        guard !quiet else { return }
-        print(ImportSummary(report: report, databasePath: database.path, showTimings: timings).text)
+        let engine = try ImportCommand.enginePath()
+        var arguments = [engine, feed, "--db", database.path]
+        if quiet { arguments.append("--quiet") }
+        if timings { arguments.append("--timings") }
+        let cArguments = arguments.map { strdup($0) } + [nil]
+        execv(engine, cArguments)
+        throw ImportEngineMissing(path: engine, reason: String(cString: strerror(errno)))
+    }
+
+    /// `transit-import` in the folder of the running `transit` binary.
+    static func enginePath() throws -> String {
+        var buffer = [CChar](repeating: 0, count: 4096)
+        let length = readlink("/proc/self/exe", &buffer, buffer.count - 1)
+        guard length > 0 else { throw ImportEngineMissing(path: "transit-import", reason: "cannot find where transit is installed") }
+        let executable = String(decoding: buffer[0..<length].map { UInt8(bitPattern: $0) }, as: UTF8.self)
+        return FileSystem.directory(of: executable) + "/transit-import"
+    }
+}
+
+/// The import engine is not installed beside `transit`.
+struct ImportEngineMissing: Error, CustomStringConvertible {
+    let path: String
+    let reason: String
+    var description: String {
+        "cannot run the import engine \(path) (\(reason)); install transit-import beside transit (swift build builds both)"
     }
 }

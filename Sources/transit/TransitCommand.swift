@@ -1,4 +1,5 @@
 import ArgumentParser
+import GTFS
 #if canImport(Glibc)
 import Glibc
 #endif
@@ -43,7 +44,7 @@ struct TransitCommand: ParsableCommand {
         let code = exitCode(for: error)
         if code == .success {
             // --help, --version: the full text, on stdout.
-            StandardOutput.write(fullMessage(for: error) + "\n")
+            writeToStandardOutput(fullMessage(for: error) + "\n")
             Glibc.exit(0)
         }
         var message = self.message(for: error)

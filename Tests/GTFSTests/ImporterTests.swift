@@ -2,6 +2,7 @@ import XCTest
 import FetchRequest
 import TestSupport
 @testable import GTFS
+import GTFSZip
 
 final class ImporterTests: XCTestCase {
     private var directory: TemporaryDirectory!
@@ -243,14 +244,14 @@ final class ImporterTests: XCTestCase {
                         z.write(p, os.path.relpath(p, sys.argv[2]))
             """, zip, directory.file("src")])
         XCTAssertEqual(made.status, 0, made.stderr)
-        let report = try Importer(feedPath: zip, databasePath: directory.file("db.sqlite")).run()
+        let report = try Importer(feedPath: zip, databasePath: directory.file("db.sqlite"), openFeed: openFeedOrZip(at:)).run()
         XCTAssertEqual(report.rows(in: "stops"), 3)
         XCTAssertEqual(report.rows(in: "stop_times"), 3)
     }
 
     func testNotAZipIsRefusedClearly() throws {
         try directory.write("feed.zip", "this is not a zip archive")
-        XCTAssertThrowsError(try Importer(feedPath: directory.file("feed.zip"), databasePath: directory.file("db.sqlite")).run()) { error in
+        XCTAssertThrowsError(try Importer(feedPath: directory.file("feed.zip"), databasePath: directory.file("db.sqlite"), openFeed: openFeedOrZip(at:)).run()) { error in
             XCTAssertTrue("\(error)".contains("is not a readable zip archive"), "\(error)")
         }
         XCTAssertEqual(directory.contents(), ["feed.zip"])

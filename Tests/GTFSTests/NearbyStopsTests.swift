@@ -86,7 +86,7 @@ final class NearbyStopsTests: XCTestCase {
     func testCandidateRequestIsAnIndexSearch() throws {
         let db = try TransitDatabase(path: try importDemo()).database
         for (lat, lon) in [(52.5, 13.4), (-16.8, 180.0), (89.9999, 10.0)] {
-            let plan = try db.queryPlan(NearbyStopsQuery(latitude: lat, longitude: lon).candidates.prepare())
+            let plan = try db.queryPlan(try NearbyStopsQuery(latitude: lat, longitude: lon).candidates())
             XCTAssertTrue(plan.tree.contains("SEARCH stops USING INDEX stops_by_location"), plan.tree)
             XCTAssertEqual(plan.fullyScannedTables, [], plan.tree)
         }

@@ -32,7 +32,8 @@ public struct SQLGenerator {
 
     /// `"name"`, with any `"` inside doubled, so any string is a safe identifier.
     public static func quote(_ identifier: String) -> String {
-        "\"" + identifier.replacingAll("\"", with: "\"\"") + "\""
+        guard identifier.utf8.contains(0x22) else { return "\"" + identifier + "\"" }
+        return "\"" + identifier.replacingAll("\"", with: "\"\"") + "\""
     }
 
     private mutating func select(_ query: Query) -> String {

@@ -10,13 +10,15 @@ public protocol FeedSource {
     func read(_ name: String, _ body: (UnsafeRawBufferPointer) throws -> Void) throws
 }
 
-/// Opens the feed at `path`: a folder, or a file that must be a zip archive.
-public func openFeed(at path: String) throws -> FeedSource {
+/// Opens the feed at `path` when it is a folder. Zip archives are opened by the `GTFSZip` module
+/// (`openFeedOrZip(at:)`), which keeps ZIPFoundation, and the Foundation it needs, out of the
+/// query commands.
+public func openFolderFeed(at path: String) throws -> FeedSource {
     switch FileSystem.kind(of: path) {
     case .directory:
         return try FolderFeed(path: path)
     case .file:
-        return try ZipFeed(path: path)
+        throw FeedError(file: path, message: "is a file; this build reads feeds from folders only (unzip it, or use transit import)")
     case .missing:
         throw FeedError(file: path, message: "no such file or folder; give a GTFS .zip or a folder of .txt files")
     }

@@ -15,6 +15,7 @@ public final class Importer {
 
     let feedPath: String
     let databasePath: String
+    let openFeed: (String) throws -> FeedSource
     weak var progress: ImportProgress?
 
     var report = ImportReport()
@@ -32,18 +33,21 @@ public final class Importer {
     var tripsWithMissingTimes: Set<Int> = []
     var largestTime = 0
 
-    /// An importer of the feed at `feedPath` into the database at `databasePath`.
-    public init(feedPath: String, databasePath: String, progress: ImportProgress? = nil) {
+    /// An importer of the feed at `feedPath` into the database at `databasePath`; `openFeed` turns
+    /// the path into a source (`openFeedOrZip(at:)` from GTFSZip reads zip archives too).
+    public init(feedPath: String, databasePath: String, progress: ImportProgress? = nil,
+                openFeed: @escaping (String) throws -> FeedSource = openFolderFeed(at:)) {
         self.feedPath = feedPath
         self.databasePath = databasePath
         self.progress = progress
+        self.openFeed = openFeed
     }
 
     /// Runs the import. On failure the target database is untouched and the error says which file,
     /// line and field were wrong.
     public func run() throws -> ImportReport {
         let start = monotonicNow()
-        feed = try openFeed(at: feedPath)
+        feed = try openFeed(feedPath)
         try checkRequiredFiles()
         let file = AtomicDatabaseFile(targetPath: databasePath)
         try file.begin()

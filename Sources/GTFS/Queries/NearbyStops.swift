@@ -29,31 +29,49 @@ public struct NearbyStopsQuery: Sendable {
         self.longitude = longitude
     }
 
-    /// The candidate request: the bounding box and the listing rule.
+    /// The candidate request: the bounding box and the listing rule, with the box's corners as
+    /// substitution variables (`$west0`, `$east0`, …, `$south`, `$north`).
     ///
     ///     SELECT … FROM "stops" WHERE "stops"."stop_lon" BETWEEN ? AND ?
     ///       AND "stops"."stop_lat" BETWEEN ? AND ? AND "stops"."location_type" IN (?, ?) AND "stops"."parent" IS NULL
-    public var candidates: FetchRequest<Stop> {
-        let box = Geo.boundingBox(latitude: latitude, longitude: longitude, radius: radius)
-        let longitudes = Predicate.anyOf(box.longitudes.map {
-            Stop.column("stop_lon").between($0.lowerBound, and: $0.upperBound)
+    public static func candidateTemplate(longitudeRanges: Int, platforms: Bool) -> FetchRequest<Stop> {
+        let longitudes = Predicate.anyOf((0..<longitudeRanges).map {
+            Stop.column("stop_lon").between(.variable("west\($0)"), and: .variable("east\($0)"))
         })
         var request = FetchRequest<Stop>()
         request.predicate = longitudes
-            && Stop.column("stop_lat").between(box.latitudes.lowerBound, and: box.latitudes.upperBound)
+            && Stop.column("stop_lat").between(.variable("south"), and: .variable("north"))
             && Stop.listed(platforms: platforms)
         return request
+    }
+
+    /// The four shapes of the candidate request (one or two longitude ranges, with or without
+    /// platforms), generated once per process.
+    private static let templates: [PreparedRequest] = [
+        candidateTemplate(longitudeRanges: 1, platforms: false).prepare(),
+        candidateTemplate(longitudeRanges: 2, platforms: false).prepare(),
+        candidateTemplate(longitudeRanges: 1, platforms: true).prepare(),
+        candidateTemplate(longitudeRanges: 2, platforms: true).prepare(),
+    ]
+
+    /// The candidate request for this query, ready to run: the template with the box bound.
+    public func candidates() throws -> PreparedRequest {
+        let box = Geo.boundingBox(latitude: latitude, longitude: longitude, radius: radius)
+        let template = NearbyStopsQuery.templates[(box.longitudes.count - 1) + (platforms ? 2 : 0)]
+        var values: [SQLValue] = []
+        for range in box.longitudes { values += [.real(range.lowerBound), .real(range.upperBound)] }
+        values += [.real(box.latitudes.lowerBound), .real(box.latitudes.upperBound)]
+        return try template.binding(values)
     }
 
     /// The stops within the radius, nearest first (ties by `stop_id`), at most `limit`.
     public func run(on database: Database) throws -> [NearbyStop] {
         var found: [NearbyStop] = []
-        try database.forEachBatch(candidates) { stops in
-            for stop in stops {
-                guard let lat = stop.latitude, let lon = stop.longitude else { continue }
-                let distance = Geo.distance(latitude, longitude, lat, lon)
-                if distance <= radius { found.append(NearbyStop(stop: stop, distance: distance)) }
-            }
+        try database.forEachRow(try candidates()) { row in
+            // Only stops inside the circle are decoded into records.
+            guard !row.isNull(3), !row.isNull(4) else { return }
+            let distance = Geo.distance(latitude, longitude, row.double(3), row.double(4))
+            if distance <= radius { found.append(NearbyStop(stop: try Stop(row: row), distance: distance)) }
         }
         found.sort { $0.distance != $1.distance ? $0.distance < $1.distance : $0.stop.stopID.utf8.lexicographicallyPrecedes($1.stop.stopID.utf8) }
         if limit > 0, found.count > limit { found.removeSubrange(limit...) }

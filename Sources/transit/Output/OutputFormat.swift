@@ -1,4 +1,5 @@
 import ArgumentParser
+import GTFS
 
 /// The formats every query command writes: a table for people, JSON, CSV and GeoJSON for programs.
 enum OutputFormat: String, CaseIterable, ExpressibleByArgument {
@@ -75,8 +76,3 @@ enum OutputRenderer {
     }
 }
 
-/// `85 m`, `1.2 km`.
-func formatDistance(_ metres: Double) -> String {
-    if metres < 1000 { return String(Int(metres.rounded())) + " m" }
-    return formatDecimal(metres / 1000, decimals: 1) + " km"
-}

@@ -1,3 +1,5 @@
+import GTFS
+
 /// One field of a result, typed so each format writes it properly (numbers as JSON numbers).
 enum OutputValue {
     case text(String)
@@ -27,27 +29,6 @@ enum OutputValue {
         case .null: return ""
         }
     }
-}
-
-/// `value` with at most `decimals` decimals and no trailing zeros (`12.5`, `3`, `-0.25`).
-func formatDecimal(_ value: Double, decimals: Int) -> String {
-    var scale = 1.0
-    for _ in 0..<decimals { scale *= 10 }
-    let scaled = (value * scale).rounded()
-    if scaled == 0 { return "0" }
-    let negative = scaled < 0
-    let digits = String(Int64(abs(scaled)))
-    var whole: Substring
-    var fraction: Substring
-    if digits.count > decimals {
-        whole = digits.dropLast(decimals)
-        fraction = digits.suffix(decimals)
-    } else {
-        whole = "0"
-        fraction = Substring(String(repeating: "0", count: decimals - digits.count) + digits)
-    }
-    while fraction.last == "0" { fraction = fraction.dropLast() }
-    return (negative ? "-" : "") + whole + (fraction.isEmpty ? "" : "." + fraction)
 }
 
 /// JSON string quoting.

@@ -27,7 +27,7 @@ struct QueryOptions: ParsableArguments {
 
     /// Writes `records` to stdout in the chosen format.
     func write<Record: OutputRecord>(_ records: [Record], emptyMessage: String) {
-        StandardOutput.write(OutputRenderer.render(records, as: format, emptyMessage: emptyMessage))
+        writeToStandardOutput(OutputRenderer.render(records, as: format, emptyMessage: emptyMessage))
     }
 }
 

@@ -1,14 +1,15 @@
-import GTFS
 #if canImport(Glibc)
 import Glibc
 #endif
 
 /// Draws one self-overwriting progress line on stderr: file, rows, rows per second.
-final class TerminalProgress: ImportProgress {
+public final class TerminalProgress: ImportProgress {
+    public init() {}
+
     private var file = ""
     private var fileStart = 0.0
 
-    func update(file: String, rows: Int) {
+    public func update(file: String, rows: Int) {
         let now = seconds()
         if file != self.file {
             self.file = file
@@ -18,11 +19,11 @@ final class TerminalProgress: ImportProgress {
         draw("\(file)  \(formatCount(rows)) rows  \(formatCount(Int(Double(rows) / elapsed))) rows/s")
     }
 
-    func step(_ description: String) {
+    public func step(_ description: String) {
         draw(description + "…")
     }
 
-    func clear() {
+    public func clear() {
         writeToStandardError("\r\u{1B}[K")
     }
 
@@ -37,13 +38,3 @@ final class TerminalProgress: ImportProgress {
     }
 }
 
-/// `1234567` as `1,234,567`.
-func formatCount(_ value: Int) -> String {
-    let digits = String(abs(value))
-    var result = ""
-    for (index, character) in digits.enumerated() {
-        if index > 0, (digits.count - index) % 3 == 0 { result.append(",") }
-        result.append(character)
-    }
-    return value < 0 ? "-" + result : result
-}

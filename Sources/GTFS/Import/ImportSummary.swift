@@ -1,12 +1,18 @@
-import GTFS
 
 /// The summary `transit import` prints: rows per table, what was skipped and why, and the time.
-struct ImportSummary {
-    let report: ImportReport
-    let databasePath: String
-    var showTimings = false
+public struct ImportSummary {
+    public let report: ImportReport
+    public let databasePath: String
+    public var showTimings = false
 
-    var text: String {
+    public init(report: ImportReport, databasePath: String, showTimings: Bool = false) {
+        self.report = report
+        self.databasePath = databasePath
+        self.showTimings = showTimings
+    }
+
+    /// The summary as lines of text.
+    public var text: String {
         var lines = ["Imported into \(databasePath) in \(formatSeconds(report.seconds)):"]
         let width = report.rowCounts.map(\.table.count).max() ?? 0
         for (table, rows) in report.rowCounts {
@@ -35,8 +41,3 @@ struct ImportSummary {
     }
 }
 
-/// `12.3 s` or `850 ms`.
-func formatSeconds(_ seconds: Double) -> String {
-    if seconds < 1 { return "\(Int((seconds * 1000).rounded())) ms" }
-    return "\(Double(Int(seconds * 10)) / 10) s"
-}

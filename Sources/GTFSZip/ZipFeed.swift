@@ -1,5 +1,12 @@
 import Foundation
+import GTFS
 import ZIPFoundation
+
+/// Opens the feed at `path`: a folder, or a file that must be a zip archive.
+public func openFeedOrZip(at path: String) throws -> FeedSource {
+    if FileSystem.kind(of: path) == .file { return try ZipFeed(path: path) }
+    return try openFolderFeed(at: path)
+}
 
 /// A feed in a `.zip` archive, its entries inflated as a stream (ZIPFoundation's consumer closure),
 /// never extracted to disk.
@@ -40,14 +47,8 @@ struct ZipFeed: FeedSource {
             _ = try archive.extract(entry, bufferSize: 1 << 20, skipCRC32: false) { data in
                 try data.withUnsafeBytes { try body($0) }
             }
-        } catch let error as FeedError {
-            throw error
         } catch let error as Archive.ArchiveError {
             throw FeedError(file: name, message: "cannot be inflated from \(location): the archive is damaged or truncated (\(error))")
-        } catch {
-            // Errors thrown by `body` (SQLite, interrupts) pass through unchanged.
-            if error is CancellationError { throw error }
-            throw error
         }
     }
 }

@@ -1,0 +1,66 @@
+#if canImport(Glibc)
+import Glibc
+#endif
+
+/// A deterministic random generator (SplitMix64), so every run draws the same queries.
+struct SeededGenerator: RandomNumberGenerator {
+    private var state: UInt64
+    init(seed: UInt64) { state = seed }
+    mutating func next() -> UInt64 {
+        state &+= 0x9E37_79B9_7F4A_7C15
+        var z = state
+        z = (z ^ (z >> 30)) &* 0xBF58_476D_1CE4_E5B9
+        z = (z ^ (z >> 27)) &* 0x94D0_49BB_1331_11EB
+        return z ^ (z >> 31)
+    }
+}
+
+/// Seconds on a monotonic clock.
+func now() -> Double {
+    var spec = timespec()
+    clock_gettime(CLOCK_MONOTONIC, &spec)
+    return Double(spec.tv_sec) + Double(spec.tv_nsec) / 1e9
+}
+
+/// Times `body` once per query, after one untimed warm-up pass over all of them; returns the
+/// per-query durations in microseconds.
+func timeEach<Input>(_ inputs: [Input], _ body: (Input) throws -> Int) rethrows -> (micros: [Double], rows: Int) {
+    var rows = 0
+    for input in inputs { rows &+= try body(input) }
+    var micros: [Double] = []
+    micros.reserveCapacity(inputs.count)
+    rows = 0
+    for input in inputs {
+        let start = now()
+        rows &+= try body(input)
+        micros.append((now() - start) * 1e6)
+    }
+    return (micros, rows)
+}
+
+/// The median of `values`.
+func median(_ values: [Double]) -> Double {
+    let sorted = values.sorted()
+    guard !sorted.isEmpty else { return .nan }
+    return sorted.count % 2 == 1 ? sorted[sorted.count / 2] : (sorted[sorted.count / 2 - 1] + sorted[sorted.count / 2]) / 2
+}
+
+/// The p-th percentile (0…100) of `values`.
+func percentile(_ values: [Double], _ p: Double) -> Double {
+    let sorted = values.sorted()
+    guard !sorted.isEmpty else { return .nan }
+    return sorted[min(sorted.count - 1, Int(Double(sorted.count - 1) * p / 100))]
+}
+
+/// `12.3` with one decimal.
+func oneDecimal(_ value: Double) -> String {
+    let scaled = (value * 10).rounded() / 10
+    return String(scaled)
+}
+
+/// Prints one result line: name, median, p90, rows returned.
+func report(_ name: String, _ result: (micros: [Double], rows: Int)) {
+    let padded = name + String(repeating: " ", count: max(1, 44 - name.count))
+    print(padded + "median " + oneDecimal(median(result.micros)) + " µs   p90 " + oneDecimal(percentile(result.micros, 90))
+          + " µs   (\(result.micros.count) queries, \(result.rows) rows)")
+}

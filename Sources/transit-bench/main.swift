@@ -1,0 +1,22 @@
+/// transit-bench KIND DATABASE [COUNT] [SEED]: in-process query benchmarks for `make bench`.
+#if canImport(Glibc)
+import Glibc
+#endif
+let arguments = CommandLine.arguments
+guard arguments.count >= 3 else {
+    print("usage: transit-bench nearby|departures|search DATABASE [COUNT] [SEED]")
+    exit(64)
+}
+let count = arguments.count > 3 ? Int(arguments[3]) ?? 2000 : 2000
+let seed = arguments.count > 4 ? UInt64(arguments[4]) ?? 42 : 42
+do {
+    switch arguments[1] {
+    case "nearby": try NearbyBenchmark.run(database: arguments[2], count: count, seed: seed)
+    default:
+        print("unknown benchmark \(arguments[1])")
+        exit(64)
+    }
+} catch {
+    print("error: \(error)")
+    exit(1)
+}
