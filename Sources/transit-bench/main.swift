@@ -12,6 +12,7 @@ let seed = arguments.count > 4 ? UInt64(arguments[4]) ?? 42 : 42
 do {
     switch arguments[1] {
     case "nearby": try NearbyBenchmark.run(database: arguments[2], count: count, seed: seed)
+    case "search": try SearchBenchmark.run(database: arguments[2], count: count, seed: seed)
     default:
         print("unknown benchmark \(arguments[1])")
         exit(64)

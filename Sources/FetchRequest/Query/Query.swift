@@ -25,6 +25,8 @@ public struct Query: Sendable {
     public var limit: Int?
     /// Skip this many rows first (Core Data's `fetchOffset`).
     public var offset: Int = 0
+    /// A substitution variable that gives the limit when a template runs (then `limit` is unused).
+    public var limitVariable: String?
 
     /// A query over every row of `table`.
     public init(table: String, alias: String? = nil) {

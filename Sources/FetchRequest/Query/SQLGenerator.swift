@@ -20,7 +20,7 @@ public struct SQLGenerator {
     public static func prepareCount(_ query: Query) -> PreparedRequest {
         var generator = SQLGenerator()
         let sql: String
-        if query.groupBy.isEmpty && !query.distinct && query.limit == nil && query.offset == 0 {
+        if query.groupBy.isEmpty && !query.distinct && query.limit == nil && query.limitVariable == nil && query.offset == 0 {
             var counting = query.select([SelectedProperty(countAll)])
             counting.sortDescriptors = []
             sql = generator.select(counting)
@@ -71,7 +71,9 @@ public struct SQLGenerator {
                 return key + (descriptor.ascending ? "" : " DESC")
             }.joined(separator: ", ")
         }
-        if let limit = query.limit {
+        if let variable = query.limitVariable {
+            sql += " LIMIT " + expression(.variable(variable))
+        } else if let limit = query.limit {
             sql += " LIMIT " + bind(.integer(Int64(limit)))
             if query.offset > 0 { sql += " OFFSET " + bind(.integer(Int64(query.offset))) }
         } else if query.offset > 0 {

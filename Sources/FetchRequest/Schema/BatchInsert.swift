@@ -104,6 +104,12 @@ public final class BatchInsert {
         }
     }
 
+    /// Sets `column` of the current row to `text`.
+    public func set(_ column: Int, text: String) {
+        var text = text
+        text.withUTF8 { set(column, utf8: $0) }
+    }
+
     /// Sets `column` of the current row to NULL.
     @inline(__always)
     public func setNull(_ column: Int) { current.values[slot(column)] = .null }

@@ -44,7 +44,7 @@ extension Importer {
 
     func loadStops() throws {
         let insert = try database.makeStatement(Schema.stops.insertSQL())
-        let insertWord = try database.makeStatement(Schema.stopWords.insertSQL(orIgnore: true))
+        var stopWords: [(key: Int, words: Set<String>)] = []
         var pendingParents: [(key: Int, parent: String, line: Int)] = []
         var rows = 0
         var words = 0
@@ -95,15 +95,12 @@ extension Importer {
             let key = Int(database.lastInsertedRowID)
             stopKeys[stopID] = key
             if let parent = try fields.text(columns[8]) { pendingParents.append((key, parent, fields.line)) }
-            for word in Set(NameNormalizer.words(ofNormalized: normalized)) {
-                try insertWord.bind([.text(word), .integer(Int64(key))])
-                try insertWord.run()
-                words += 1
-            }
+            stopWords.append((key, Set(NameNormalizer.words(ofNormalized: normalized))))
             rows += 1
         }
         guard rows > 0 else { throw FeedError(file: "stops.txt", message: "has a header but no stops") }
         let setParent = try database.makeStatement(UpdateDefinition("stops", set: ["parent"], where: "id").sql)
+        var parents: [Int: Int] = [:]
         for pending in pendingParents {
             guard let parentKey = stopKeys[pending.parent], parentKey != pending.key else {
                 let what = stopKeys[pending.parent] == nil ? "not in stops.txt" : "the stop itself"
@@ -113,7 +110,22 @@ extension Importer {
             }
             try setParent.bind([.integer(Int64(parentKey)), .integer(Int64(pending.key))])
             try setParent.run()
+            parents[pending.key] = parentKey
         }
+        // A boarding area's parent is a platform, whose parent is the station: list it as the station.
+        let insertWord = try BatchInsert(database, into: Schema.stopWords)
+        for (key, names) in stopWords {
+            var listedAs = parents[key] ?? key
+            if let grandparent = parents[listedAs] { listedAs = grandparent }
+            for word in names {
+                insertWord.set(0, text: word)
+                insertWord.set(1, integer: Int64(key))
+                insertWord.set(2, integer: Int64(listedAs))
+                try insertWord.endRow()
+                words += 1
+            }
+        }
+        try insertWord.finish()
         count("stops", rows)
         count("stop_words", words)
     }

@@ -84,9 +84,11 @@ public enum Schema {
         C("feed_contact_email", .text), C("feed_contact_url", .text),
     ])
 
-    /// The words of each stop's normalized name, for prefix search as an index range.
+    /// The words of each stop's normalized name, for prefix search as an index range, with the
+    /// stop a rider is shown for it (`listed_as`: the station of a platform or entrance, else the
+    /// stop itself), read from the same entry.
     static let stopWords = TableDefinition("stop_words", columns: [
-        C("word", .text), C("stop", .integer),
+        C("word", .text), C("stop", .integer), C("listed_as", .integer, notNull: true),
     ], primaryKey: ["word", "stop"], withoutRowID: true)
 
     static let tables = [metadata, agency, stops, routes, services, calendar, calendarDates, serviceDays,
@@ -97,7 +99,8 @@ public enum Schema {
         IndexDefinition("stops_by_stop_id", on: "stops", columns: ["stop_id"], unique: true),
         IndexDefinition("stops_by_location", on: "stops", columns: ["stop_lon", "stop_lat"]),
         IndexDefinition("stops_by_normalized_name", on: "stops", columns: ["normalized_name"]),
-        IndexDefinition("stops_by_parent", on: "stops", columns: ["parent"]),
+        // Partial: it serves "the platforms of this station" and is never taken for `parent IS NULL`.
+        IndexDefinition("stops_by_parent", on: "stops", columns: ["parent"], onlyWhereNotNull: "parent"),
         IndexDefinition("routes_by_route_id", on: "routes", columns: ["route_id"], unique: true),
         IndexDefinition("services_by_service_id", on: "services", columns: ["service_id"], unique: true),
         IndexDefinition("trips_by_trip_id", on: "trips", columns: ["trip_id"], unique: true),

@@ -10,6 +10,10 @@
 public enum NameNormalizer {
     /// `text` in normalized form.
     public static func normalize(_ text: String) -> String {
+        // Plain ASCII (most queries, many names) only needs lowercasing.
+        if text.utf8.allSatisfy({ $0 < 0x80 }) {
+            return String(decoding: text.utf8.map { $0 >= 65 && $0 <= 90 ? $0 + 32 : $0 }, as: UTF8.self)
+        }
         var folded = String.UnicodeScalarView()
         for scalar in text._nfd {
             let properties = scalar.properties

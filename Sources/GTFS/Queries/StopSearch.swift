@@ -1,0 +1,120 @@
+import FetchRequest
+import Synchronization
+
+/// "Which stop is called something like this": case-, diacritic- and word-prefix-insensitive name
+/// search, answered by index ranges.
+///
+/// The text is normalized like the stored names (`NameNormalizer`) and split into words. A stop
+/// matches when every query word is a prefix of some word of its normalized name; each word is an
+/// index range on `stop_words(word, stop)` (`word >= 'gorli' AND word < 'gorlj'`), never `LIKE` and
+/// never a scan. Stops whose whole normalized name starts with the whole normalized query come
+/// first, then the rest; within each group by normalized name (code-point order), then `stop_id`.
+public struct StopSearchQuery: Sendable {
+    /// The most distinct words a query may have (each is one index range in the SQL).
+    public static let maximumWords = 32
+
+    /// Why a search text cannot be searched.
+    public enum Problem: Error, CustomStringConvertible, Equatable {
+        case noLettersOrDigits
+        case tooManyWords(Int)
+
+        public var description: String {
+            switch self {
+            case .noLettersOrDigits: return "the search text has no letters or digits to search for"
+            case .tooManyWords(let count):
+                return "the search text has \(count) different words; at most \(StopSearchQuery.maximumWords) are searched, so shorten it"
+            }
+        }
+    }
+
+    /// The normalized query.
+    public let normalizedText: String
+    /// The query words that constrain the match: duplicates and words that are prefixes of other
+    /// query words (implied by them) are left out.
+    public let words: [String]
+    /// At most this many stops (0: all).
+    public var limit = 20
+    /// List every boarding point instead of stations and parentless stops.
+    public var platforms = false
+
+    /// A search for `text`; throws when it has no letters or digits, or too many words.
+    public init(text: String) throws {
+        var normalized = Substring(NameNormalizer.normalize(text))
+        while normalized.first == " " { normalized = normalized.dropFirst() }
+        while normalized.last == " " { normalized = normalized.dropLast() }
+        normalizedText = String(normalized)
+        let all = Array(Set(NameNormalizer.words(ofNormalized: normalizedText)))
+        let needed = all.filter { word in !all.contains { $0 != word && $0.hasPrefix(word) } }.sorted()
+        guard !needed.isEmpty else { throw Problem.noLettersOrDigits }
+        guard needed.count <= StopSearchQuery.maximumWords else { throw Problem.tooManyWords(needed.count) }
+        words = needed
+    }
+
+    /// The request shape for `wordCount` words: the word prefixes, the whole-name prefix and the
+    /// limit are substitution variables, so one template serves every query of that shape.
+    ///
+    ///     SELECT … FROM "stops" WHERE "stops"."location_type" IN (?, ?) AND "stops"."parent" IS NULL
+    ///       AND "stops"."id" IN (SELECT "listed_as" FROM "stop_words" WHERE "word" >= ? AND "word" < ?
+    ///         AND "stop" IN (SELECT "stop" FROM "stop_words" WHERE "word" >= ? AND "word" < ?))
+    ///     ORDER BY CASE WHEN "stops"."normalized_name" >= ? AND "stops"."normalized_name" < ? THEN ? ELSE ? END,
+    ///       "stops"."normalized_name", "stops"."stop_id" LIMIT ?
+    public static func template(wordCount: Int, platforms: Bool) -> FetchRequest<Stop> {
+        func wordRange(_ index: Int) -> Predicate {
+            Column("word") >= .variable("from\(index)") && Column("word") < .variable("to\(index)")
+        }
+        var matching = Query(table: "stop_words").select(Column(platforms ? "stop" : "listed_as")).filter(wordRange(0))
+        for index in 1..<max(wordCount, 1) {
+            matching = matching.filter(Column("stop").isIn(
+                Query(table: "stop_words").select(Column("stop")).filter(wordRange(index))))
+        }
+        var request = FetchRequest<Stop>()
+        request.predicate = Stop.listed(platforms: platforms) && Stop.column("id").isIn(matching)
+        let name = Stop.column("normalized_name")
+        let startsWithQuery = SQLExpression.when(name >= .variable("name") && name < .variable("nameEnd"),
+                                                 then: .value(0), else: .value(1))
+        request.sortDescriptors = [startsWithQuery.ascending, name.ascending, Stop.column("stop_id").ascending]
+        request.query.limitVariable = "limit"
+        return request
+    }
+
+    /// The request for this search, ready to run: its shape's template with the values bound.
+    ///
+    /// The prefix ranges are Core Data's `BEGINSWITH` as `>=` and `<` the prefix's successor; a
+    /// prefix with no successor (all U+10FFFF) gets an upper bound above every string.
+    public func prepared() throws -> PreparedRequest {
+        let template = StopSearchQuery.templates.template(wordCount: words.count, platforms: platforms)
+        // Above every string SQLite can compare with BINARY: text sorts below blobs.
+        func upperBound(_ prefix: String) -> SQLValue {
+            Predicate.successor(of: prefix).map { .text($0) } ?? .text(String(repeating: "\u{10FFFF}", count: prefix.unicodeScalars.count + 1))
+        }
+        var values: [SQLValue] = []
+        for word in words { values += [.text(word), upperBound(word)] }
+        values += [.text(normalizedText), upperBound(normalizedText), .integer(Int64(limit > 0 ? limit : -1))]
+        return try template.binding(values)
+    }
+
+    /// Templates generated so far, one per shape, shared by every search in the process.
+    private static let templates = TemplateCache()
+
+    /// The matching stops in order, at most `limit`.
+    public func run(on database: Database) throws -> [Stop] {
+        var stops: [Stop] = []
+        try database.forEachRow(try prepared()) { stops.append(try Stop(row: $0)) }
+        return stops
+    }
+}
+
+/// The search templates by shape, generated on first use, under a lock.
+private final class TemplateCache: Sendable {
+    private let templates = Mutex<[Int: PreparedRequest]>([:])
+
+    func template(wordCount: Int, platforms: Bool) -> PreparedRequest {
+        let key = wordCount * 2 + (platforms ? 1 : 0)
+        return templates.withLock { templates in
+            if let template = templates[key] { return template }
+            let template = SQLGenerator.prepare(StopSearchQuery.template(wordCount: wordCount, platforms: platforms).recordQuery)
+            templates[key] = template
+            return template
+        }
+    }
+}
