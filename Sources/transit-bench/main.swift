@@ -13,6 +13,7 @@ do {
     switch arguments[1] {
     case "nearby": try NearbyBenchmark.run(database: arguments[2], count: count, seed: seed)
     case "search": try SearchBenchmark.run(database: arguments[2], count: count, seed: seed)
+    case "departures": try DeparturesBenchmark.run(database: arguments[2], count: count, seed: seed)
     default:
         print("unknown benchmark \(arguments[1])")
         exit(64)

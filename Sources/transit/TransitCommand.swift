@@ -20,7 +20,7 @@ struct TransitCommand: ParsableCommand {
             The database is transit.sqlite, or $TRANSIT_DB, or --db PATH.
             """,
         version: "0.1.0",
-        subcommands: [ImportCommand.self, NearbyCommand.self, SearchCommand.self]
+        subcommands: [ImportCommand.self, NearbyCommand.self, DeparturesCommand.self, SearchCommand.self]
     )
 
     /// Runs the command line. Errors are printed as one line (`Error: …`) with a pointer to

@@ -71,10 +71,15 @@ public final class Database {
             statement.reset()
             return statement
         }
+        // Requests whose shape varies (an IN list per stop set) must not grow the cache forever.
+        if statementCache.count >= Database.statementCacheLimit { clearStatementCache() }
         let statement = try Statement(database: self, sql: sql, persistent: true)
         statementCache[sql] = statement
         return statement
     }
+
+    /// How many statements the cache keeps before it starts over.
+    public static let statementCacheLimit = 128
 
     /// A new statement for `sql` that the caller owns (not cached).
     public func makeStatement(_ sql: String) throws -> Statement {

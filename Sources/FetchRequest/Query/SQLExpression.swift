@@ -12,6 +12,7 @@ public struct SQLExpression: Sendable {
         case caseWhen(Predicate, SQLExpression, SQLExpression)
         case star
         case integerLiteral(Int)
+        case subquery(Query)
     }
 
     let node: Node
@@ -34,6 +35,11 @@ public struct SQLExpression: Sendable {
     /// `CASE WHEN condition THEN a ELSE b END`.
     public static func when(_ condition: Predicate, then a: SQLExpression, else b: SQLExpression) -> SQLExpression {
         SQLExpression(.caseWhen(condition, a, b))
+    }
+
+    /// `(SELECT …)`: the first column of the first row of `query`, or NULL when it has none.
+    public static func subquery(_ query: Query) -> SQLExpression {
+        SQLExpression(.subquery(query))
     }
 
     /// `COALESCE(a, b, …)`: the first of the expressions that is not NULL.

@@ -114,6 +114,8 @@ public struct SQLGenerator {
             return "*"
         case .integerLiteral(let number):
             return String(number)
+        case .subquery(let query):
+            return "(" + select(query) + ")"
         }
     }
 

@@ -1,0 +1,152 @@
+import FetchRequest
+
+/// One departure: a trip leaving a stop at an instant.
+public struct Departure: Sendable, Equatable {
+    public let stopID: String
+    public let stopName: String
+    public let platformCode: String?
+    public let tripID: String
+    public let routeID: String
+    /// `route_short_name`, else `route_long_name`.
+    public let route: String
+    /// `stop_headsign`, else `trip_headsign`, else the name of the trip's last stop.
+    public let headsign: String
+    /// The service date whose timetable this departure belongs to.
+    public let serviceDate: ServiceDate
+    /// The feed's time on that service date, in seconds (can exceed 24 h).
+    public let gtfsTime: Int
+    /// The moment it leaves, in seconds since 1970 UTC.
+    public let instant: Int
+}
+
+/// "What leaves soon": departures from a set of stops in a time window, right across midnight,
+/// calendars and daylight-saving changes.
+///
+/// GTFS defines the moment of a stop time as noon of its service date D, in the agency's zone,
+/// minus 12 hours, plus its time. So for each service date that can reach the window (the days
+/// before, as far back as the feed's largest time requires, and the day after) the window is turned
+/// into that date's GTFS seconds, and one request asks for the rows in it: an index range per stop
+/// on `stop_times(stop, departure)`, trips whose service runs on D (`service_days`), no row with
+/// `pickup_type` 1 and no last stop of a trip. The dates' results are merged in order of instant,
+/// `stop_id`, `trip_id`, then limited.
+public struct DeparturesQuery: Sendable {
+    /// The stops (database keys) departures may leave from.
+    public var stopKeys: [Int]
+    /// The window's start, in seconds since 1970 UTC.
+    public var start: Int
+    /// The window's length in seconds (both ends included).
+    public var duration: Int
+    /// At most this many departures (0: all).
+    public var limit: Int = 20
+
+    public init(stopKeys: [Int], start: Int, duration: Int) {
+        self.stopKeys = stopKeys
+        self.start = start
+        self.duration = duration
+    }
+
+    /// The request for one service date; `$date`, `$from`, `$to` and `$limit` are bound per date.
+    ///
+    ///     SELECT … FROM "stop_times" AS "st" JOIN "trips" … JOIN "routes" … JOIN "stops" …
+    ///     WHERE "st"."stop" IN (?, …) AND "st"."departure" BETWEEN ? AND ? AND "st"."pickup_type" IS NOT ?
+    ///       AND "trips"."service" IN (SELECT "service" FROM "service_days" WHERE "date" = ?)
+    ///       AND "st"."stop_sequence" < (SELECT MAX("last"."stop_sequence") FROM "stop_times" AS "last" WHERE "last"."trip" = "st"."trip")
+    ///     ORDER BY "st"."departure", "stops"."stop_id", "trips"."trip_id" LIMIT ?
+    public func requestPerServiceDate() -> Query {
+        requestPerServiceDate(stops: Column("stop", of: "st").isIn(stopKeys))
+    }
+
+    /// The same request with another condition choosing the stops (`st` is the stop-times alias);
+    /// the benchmark compares shapes through it.
+    public func requestPerServiceDate(stops stopPredicate: Predicate) -> Query {
+        let st = "st"
+        let lastOfTrip = Query(table: "stop_times", alias: "last")
+            .select([SelectedProperty(Column("stop_sequence", of: "last").max)])
+            .filter(Column("trip", of: "last") == Column("trip", of: st))
+        let lastStopName = Query(table: "stop_times", alias: "final")
+            .joining(Join(table: "stops", as: "final_stop", on: Column("id", of: "final_stop") == Column("stop", of: "final")))
+            .select(Column("stop_name", of: "final_stop"))
+            .filter(Column("trip", of: "final") == Column("trip", of: st))
+            .sorted(by: [Column("stop_sequence", of: "final").descending])
+            .limited(to: 1)
+        let runningServices = Query(table: "service_days").select(Column("service"))
+            .filter(Column("date") == .variable("date"))
+        var query = Query(table: "stop_times", alias: st)
+            .joining(Join(table: "trips", on: Column("id", of: "trips") == Column("trip", of: st)))
+            .joining(Join(table: "routes", on: Column("id", of: "routes") == Column("route", of: "trips")))
+            .joining(Join(table: "stops", on: Column("id", of: "stops") == Column("stop", of: st)))
+            .select([
+                SelectedProperty(Column("stop_id", of: "stops")),
+                SelectedProperty(Column("stop_name", of: "stops")),
+                SelectedProperty(Column("platform_code", of: "stops")),
+                SelectedProperty(Column("trip_id", of: "trips")),
+                SelectedProperty(Column("route_id", of: "routes")),
+                SelectedProperty(.coalesce([Column("route_short_name", of: "routes"), Column("route_long_name", of: "routes")]), as: "route"),
+                SelectedProperty(.coalesce([Column("stop_headsign", of: st), Column("trip_headsign", of: "trips"), .subquery(lastStopName)]), as: "headsign"),
+                SelectedProperty(Column("departure", of: st)),
+            ])
+            .filter(stopPredicate)
+            .filter(Column("departure", of: st).between(.variable("from"), and: .variable("to")))
+            .filter(Column("pickup_type", of: st).isNot(1))
+            .filter(Column("service", of: "trips").isIn(runningServices))
+            .filter(Column("stop_sequence", of: st) < .subquery(lastOfTrip))
+            .sorted(by: [Column("departure", of: st).ascending, Column("stop_id", of: "stops").ascending,
+                         Column("trip_id", of: "trips").ascending])
+        query.limitVariable = "limit"
+        return query
+    }
+
+    /// The departures in the window, in order, at most `limit`.
+    public func run(on transit: TransitDatabase) throws -> [Departure] {
+        guard !stopKeys.isEmpty else { return [] }
+        return try run(on: transit, request: requestPerServiceDate())
+    }
+
+    /// Runs `request` (a `requestPerServiceDate` shape) for each service date that can reach the window.
+    public func run(on transit: TransitDatabase, request: Query) throws -> [Departure] {
+        let zone = transit.timeZone
+        let end = start + duration
+        let firstDate = zone.localTime(of: start).date.adding(days: -(transit.largestTime / 86_400 + 1))
+        let lastDate = zone.localTime(of: end).date.adding(days: 1)
+        let template = SQLGenerator.prepare(request)
+        var departures: [Departure] = []
+        var date = firstDate
+        while date <= lastDate {
+            defer { date = date.adding(days: 1) }
+            let base = zone.noonMinusTwelveHours(date)
+            let from = max(start - base, 0)
+            let to = min(end - base, transit.largestTime)
+            guard from <= to else { continue }
+            let request = try template.substituting([
+                "date": date.yyyymmdd, "from": from, "to": to, "limit": limit > 0 ? limit : -1,
+            ])
+            try transit.database.forEachRow(request) { row in
+                let gtfsTime = row.int(7)
+                departures.append(Departure(
+                    stopID: row.string(0), stopName: row.string(1), platformCode: row.optionalString(2),
+                    tripID: row.string(3), routeID: row.string(4), route: row.string(5), headsign: row.string(6),
+                    serviceDate: date, gtfsTime: gtfsTime, instant: base + gtfsTime))
+            }
+        }
+        departures.sort {
+            if $0.instant != $1.instant { return $0.instant < $1.instant }
+            if $0.stopID != $1.stopID { return $0.stopID.utf8.lexicographicallyPrecedes($1.stopID.utf8) }
+            return $0.tripID.utf8.lexicographicallyPrecedes($1.tripID.utf8)
+        }
+        if limit > 0, departures.count > limit { departures.removeSubrange(limit...) }
+        return departures
+    }
+}
+
+extension TransitDatabase {
+    /// The keys of the stops a rider can board at for `stopID`: the stop itself, and when it is a
+    /// station, its boarding points (`location_type` 0 or empty) too.
+    public func boardingKeys(forStopID stopID: String) throws -> [Int] {
+        guard let stop = try database.fetchOne(FetchRequest<Stop>().filter(Stop.column("stop_id") == stopID)) else {
+            throw TransitError.unknownStop(id: stopID)
+        }
+        guard stop.locationType == 1 else { return [stop.key] }
+        let children = FetchRequest<Stop>().filter(Stop.column("parent") == stop.key && Stop.boardingPoints())
+        return [stop.key] + (try database.fetchIdentifiers(children).map { Int($0) })
+    }
+}
