@@ -19,8 +19,20 @@ test:
 demo: build
 	$(BIN) import data/lindenau --db $(DEMO_DB)
 	@echo
-	@echo '$$ transit nearby 52.5249 13.3692 --radius 1500'
-	@$(BIN) nearby 52.5249 13.3692 --radius 1500 --db $(DEMO_DB) || true
+	@echo '$$ transit nearby 52.5249 13.3692 --radius 2500'
+	@$(BIN) nearby 52.5249 13.3692 --radius 2500 --db $(DEMO_DB)
+	@echo
+	@echo '$$ transit search "lodz"'
+	@$(BIN) search "lodz" --db $(DEMO_DB)
+	@echo
+	@echo '$$ transit departures --stop HBF --at "2026-03-02 07:55" --within 60'
+	@$(BIN) departures --stop HBF --at "2026-03-02 07:55" --within 60 --db $(DEMO_DB)
+	@echo
+	@echo '$$ transit departures --stop GOR --at "2026-03-02 23:59" --within 10 --format json'
+	@$(BIN) departures --stop GOR --at "2026-03-02 23:59" --within 10 --format json --db $(DEMO_DB)
+	@echo
+	@echo '$$ transit search "gorli strasse" --explain'
+	@$(BIN) search "gorli strasse" --explain --db $(DEMO_DB)
 
 bench: build bench-import bench-queries
 
