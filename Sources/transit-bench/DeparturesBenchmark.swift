@@ -39,7 +39,7 @@ enum DeparturesBenchmark {
         let article = try timeEach(queries) { query in
             // The article's shape: the window test as a correlated COUNT per stop in the box.
             let box = Geo.boundingBox(latitude: query.lat, longitude: query.lon, radius: 500)
-            let servedInWindow = Predicate.count(of: Query(table: "stop_times", alias: "served")
+            let servedInWindow = SQLPredicate.count(of: Query(table: "stop_times", alias: "served")
                 .filter(Column("stop", of: "served") == Column("id", of: "box"))
                 .filter(Column("departure", of: "served").between(.variable("from"), and: .variable("to"))), .greater, 0)
             let stopsInBox = Query(table: "stops", alias: "box").select(Column("id", of: "box"))

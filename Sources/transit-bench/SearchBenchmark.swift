@@ -50,7 +50,7 @@ enum SearchBenchmark {
         let fts = try timeEach(texts) { text in
             let query = try StopSearchQuery(text: text)
             let match = query.words.map { "\"" + $0 + "\"*" }.joined(separator: " AND ")
-            try statement.bind([.text(match), .text(query.normalizedText), .text(Predicate.successor(of: query.normalizedText) ?? "")])
+            try statement.bind([.text(match), .text(query.normalizedText), .text(SQLPredicate.successor(of: query.normalizedText) ?? "")])
             var rows = 0
             while try statement.step() {
                 _ = try Stop(row: statement.row)

@@ -46,6 +46,8 @@ public enum RequestError: Error, CustomStringConvertible, Sendable, Equatable {
     case unknownColumn(name: String, entity: String, known: [String])
     /// A template was executed without a value for one of its substitution variables.
     case missingSubstitutionVariable(name: String)
+    /// No template is registered under this name.
+    case unknownTemplate(name: String)
 
     public var description: String {
         switch self {
@@ -57,6 +59,8 @@ public enum RequestError: Error, CustomStringConvertible, Sendable, Equatable {
             return "\(entity) has no column \(name); known columns: \(known.joined(separator: ", "))"
         case let .missingSubstitutionVariable(name):
             return "no value was given for the substitution variable $\(name)"
+        case let .unknownTemplate(name):
+            return "no request template is named \(name); register it first"
         }
     }
 }

@@ -46,6 +46,20 @@ public struct Row {
         isNull(index) ? nil : string(index)
     }
 
+    /// Calls `body` with column `index`'s text as UTF-8 bytes, without making a `String`
+    /// (empty for NULL). The bytes are valid only during the call.
+    @inline(__always)
+    public func withText<T>(_ index: Int, _ body: (UnsafeBufferPointer<UInt8>) throws -> T) rethrows -> T {
+        let pointer = sqlite3_column_text(statement.handle, Int32(index))
+        let length = Int(sqlite3_column_bytes(statement.handle, Int32(index)))
+        return try body(UnsafeBufferPointer(start: pointer, count: pointer == nil ? 0 : length))
+    }
+
+    /// The storage class of column `index`, without reading it.
+    public func isInteger(_ index: Int) -> Bool {
+        sqlite3_column_type(statement.handle, Int32(index)) == SQLITE_INTEGER
+    }
+
     /// Column `index` as whichever storage class it holds.
     public func value(_ index: Int) -> SQLValue {
         switch sqlite3_column_type(statement.handle, Int32(index)) {

@@ -40,7 +40,7 @@ public struct Relationship<Source: Entity, Destination: Entity>: Sendable {
 
     /// The destination rows related to the current source row, as a correlated subquery that
     /// also requires `predicate`: `SELECT … FROM destination AS alias WHERE alias.key = source.key AND …`.
-    public func subquery(where predicate: Predicate = .all, alias: String? = nil) -> Query {
+    public func subquery(where predicate: SQLPredicate = .all, alias: String? = nil) -> Query {
         let alias = alias ?? Destination.tableName
         return Query(table: Destination.tableName, alias: alias)
             .filter(Column(destinationColumn, of: alias) == Column(sourceColumn, of: Source.tableName))
@@ -48,13 +48,13 @@ public struct Relationship<Source: Entity, Destination: Entity>: Sendable {
     }
 
     /// `EXISTS` a related destination row for which `predicate` holds.
-    public func exists(where predicate: Predicate = .all) -> Predicate {
+    public func exists(where predicate: SQLPredicate = .all) -> SQLPredicate {
         .exists(subquery(where: predicate))
     }
 
     /// The number of related destination rows for which `predicate` holds, compared with `n`:
     /// Core Data's `SUBQUERY(relationship, $x, predicate).@count op n`.
-    public func count(where predicate: Predicate = .all, _ op: ComparisonOperator, _ n: Int) -> Predicate {
+    public func count(where predicate: SQLPredicate = .all, _ op: ComparisonOperator, _ n: Int) -> SQLPredicate {
         .count(of: subquery(where: predicate), op, n)
     }
 

@@ -20,7 +20,7 @@ public struct FetchRequest<Record: Entity>: Sendable {
     }
 
     /// The `WHERE` condition (`predicate`).
-    public var predicate: Predicate {
+    public var predicate: SQLPredicate {
         get { query.predicate }
         set { query.predicate = newValue }
     }
@@ -44,7 +44,7 @@ public struct FetchRequest<Record: Entity>: Sendable {
     }
 
     /// A copy that also requires `predicate` (CoreStore's `Where`, combined with `AND`).
-    public func filter(_ predicate: Predicate) -> Self {
+    public func filter(_ predicate: SQLPredicate) -> Self {
         var copy = self
         copy.query = query.filter(predicate)
         return copy

@@ -14,11 +14,11 @@ public struct Query: Sendable {
     /// Tables joined to `table`.
     public var joins: [Join] = []
     /// The `WHERE` condition.
-    public var predicate: Predicate = .all
+    public var predicate: SQLPredicate = .all
     /// The `GROUP BY` expressions.
     public var groupBy: [SQLExpression] = []
     /// The `HAVING` condition, applied to groups.
-    public var having: Predicate = .all
+    public var having: SQLPredicate = .all
     /// The `ORDER BY` keys.
     public var sortDescriptors: [SortDescriptor] = []
     /// At most this many rows (Core Data's `fetchLimit`); nil or 0 means no limit.
@@ -35,7 +35,7 @@ public struct Query: Sendable {
     }
 
     /// A copy that also requires `predicate` (combined with `AND`).
-    public func filter(_ predicate: Predicate) -> Query {
+    public func filter(_ predicate: SQLPredicate) -> Query {
         var copy = self
         copy.predicate = copy.predicate && predicate
         return copy
@@ -68,7 +68,7 @@ public struct Query: Sendable {
     }
 
     /// A copy grouped by these expressions, keeping the groups for which `having` holds.
-    public func grouped(by expressions: [SQLExpression], having: Predicate = .all) -> Query {
+    public func grouped(by expressions: [SQLExpression], having: SQLPredicate = .all) -> Query {
         var copy = self
         copy.groupBy = expressions
         copy.having = having
@@ -95,13 +95,16 @@ public struct Query: Sendable {
 public struct SelectedProperty: Sendable {
     /// What is computed.
     public var expression: SQLExpression
-    /// The result column's name.
-    public var name: String
+    /// The name given with `as:`, written as `AS "name"`; nil leaves SQLite's own column name.
+    public var alias: String?
 
-    public init(_ expression: SQLExpression, as name: String? = nil) {
+    public init(_ expression: SQLExpression, as alias: String? = nil) {
         self.expression = expression
-        self.name = name ?? expression.defaultName
+        self.alias = alias
     }
+
+    /// The result column's name: the alias, else the column's name (or the function's).
+    public var name: String { alias ?? expression.defaultName }
 }
 
 /// A table joined into a query: `JOIN table AS alias ON condition`.
@@ -115,9 +118,9 @@ public struct Join: Sendable {
     public var kind: Kind
     public var table: String
     public var alias: String
-    public var condition: Predicate
+    public var condition: SQLPredicate
 
-    public init(_ kind: Kind = .inner, table: String, as alias: String? = nil, on condition: Predicate) {
+    public init(_ kind: Kind = .inner, table: String, as alias: String? = nil, on condition: SQLPredicate) {
         self.kind = kind
         self.table = table
         self.alias = alias ?? table

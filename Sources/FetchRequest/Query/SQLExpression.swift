@@ -9,7 +9,7 @@ public struct SQLExpression: Sendable {
         case variable(String)
         case function(SQLFunction, [SQLExpression], distinct: Bool)
         case arithmetic(String, SQLExpression, SQLExpression)
-        case caseWhen(Predicate, SQLExpression, SQLExpression)
+        case caseWhen(SQLPredicate, SQLExpression, SQLExpression)
         case star
         case integerLiteral(Int)
         case subquery(Query)
@@ -33,7 +33,7 @@ public struct SQLExpression: Sendable {
     public static let star = SQLExpression(.star)
 
     /// `CASE WHEN condition THEN a ELSE b END`.
-    public static func when(_ condition: Predicate, then a: SQLExpression, else b: SQLExpression) -> SQLExpression {
+    public static func when(_ condition: SQLPredicate, then a: SQLExpression, else b: SQLExpression) -> SQLExpression {
         SQLExpression(.caseWhen(condition, a, b))
     }
 

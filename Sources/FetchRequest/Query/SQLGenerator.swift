@@ -43,9 +43,9 @@ public struct SQLGenerator {
         } else {
             sql += query.selection.map { property in
                 let expression = self.expression(property.expression)
-                if case .column(_, let name) = property.expression.node, name == property.name { return expression }
-                if case .integerLiteral = property.expression.node { return expression }
-                return expression + " AS " + Self.quote(property.name)
+                guard let alias = property.alias else { return expression }
+                if case .column(_, let name) = property.expression.node, name == alias { return expression }
+                return expression + " AS " + Self.quote(alias)
             }.joined(separator: ", ")
         }
         sql += " FROM " + Self.quote(query.table)
@@ -82,7 +82,7 @@ public struct SQLGenerator {
         return sql
     }
 
-    private func isAlwaysTrue(_ predicate: Predicate) -> Bool {
+    private func isAlwaysTrue(_ predicate: SQLPredicate) -> Bool {
         if case .constant(true) = predicate.node { return true }
         return false
     }
@@ -119,7 +119,7 @@ public struct SQLGenerator {
         }
     }
 
-    private mutating func predicate(_ predicate: Predicate) -> String {
+    private mutating func predicate(_ predicate: SQLPredicate) -> String {
         switch predicate.node {
         case let .comparison(lhs, op, rhs):
             return expression(lhs) + " " + op.rawValue + " " + expression(rhs)
@@ -135,7 +135,7 @@ public struct SQLGenerator {
             let column = expression(value)
             guard !prefix.isEmpty else { return column + " IS NOT NULL" }
             var sql = column + " >= " + bind(.text(prefix))
-            if let successor = Predicate.successor(of: prefix) {
+            if let successor = SQLPredicate.successor(of: prefix) {
                 sql += " AND " + expression(value) + " < " + bind(.text(successor))
             }
             return sql
@@ -143,7 +143,7 @@ public struct SQLGenerator {
             return expression(value) + " LIKE " + bind(.text(pattern)) + " ESCAPE '\\'"
         case .exists(let subquery):
             var existence = subquery
-            if existence.selection.isEmpty { existence.selection = [SelectedProperty(SQLExpression(.integerLiteral(1)), as: "1")] }
+            if existence.selection.isEmpty { existence.selection = [SelectedProperty(SQLExpression(.integerLiteral(1)))] }
             return "EXISTS (" + select(existence) + ")"
         case let .subqueryCount(subquery, op, n):
             let counting = subquery.select([SelectedProperty(countAll)])

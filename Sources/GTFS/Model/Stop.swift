@@ -35,13 +35,13 @@ public struct Stop: Entity, Sendable, Equatable {
     /// (platforms are represented by their station); with `platforms`, every boarding point
     /// (`location_type` 0 or empty, with or without a parent). Entrances, nodes and boarding areas
     /// (2, 3, 4) are never listed.
-    public static func listed(platforms: Bool, alias: String = tableName) -> Predicate {
+    public static func listed(platforms: Bool, alias: String = tableName) -> SQLPredicate {
         if platforms { return Column("location_type", of: alias) == 0 }
         return Column("location_type", of: alias).isIn([0, 1]) && Column("parent", of: alias).isNull
     }
 
     /// Boarding points: where a rider gets on (`location_type` 0 or empty).
-    public static func boardingPoints(alias: String = tableName) -> Predicate {
+    public static func boardingPoints(alias: String = tableName) -> SQLPredicate {
         Column("location_type", of: alias) == 0
     }
 }

@@ -58,7 +58,7 @@ public struct DeparturesQuery: Sendable {
 
     /// The same request with another condition choosing the stops (`st` is the stop-times alias);
     /// the benchmark compares shapes through it.
-    public func requestPerServiceDate(stops stopPredicate: Predicate) -> Query {
+    public func requestPerServiceDate(stops stopPredicate: SQLPredicate) -> Query {
         let st = "st"
         let lastOfTrip = Query(table: "stop_times", alias: "last")
             .select([SelectedProperty(Column("stop_sequence", of: "last").max)])

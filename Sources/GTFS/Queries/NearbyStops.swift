@@ -35,7 +35,7 @@ public struct NearbyStopsQuery: Sendable {
     ///     SELECT … FROM "stops" WHERE "stops"."stop_lon" BETWEEN ? AND ?
     ///       AND "stops"."stop_lat" BETWEEN ? AND ? AND "stops"."location_type" IN (?, ?) AND "stops"."parent" IS NULL
     public static func candidateTemplate(longitudeRanges: Int, platforms: Bool) -> FetchRequest<Stop> {
-        let longitudes = Predicate.anyOf((0..<longitudeRanges).map {
+        let longitudes = SQLPredicate.anyOf((0..<longitudeRanges).map {
             Stop.column("stop_lon").between(.variable("west\($0)"), and: .variable("east\($0)"))
         })
         var request = FetchRequest<Stop>()

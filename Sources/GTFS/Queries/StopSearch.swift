@@ -59,7 +59,7 @@ public struct StopSearchQuery: Sendable {
     ///     ORDER BY CASE WHEN "stops"."normalized_name" >= ? AND "stops"."normalized_name" < ? THEN ? ELSE ? END,
     ///       "stops"."normalized_name", "stops"."stop_id" LIMIT ?
     public static func template(wordCount: Int, platforms: Bool) -> FetchRequest<Stop> {
-        func wordRange(_ index: Int) -> Predicate {
+        func wordRange(_ index: Int) -> SQLPredicate {
             Column("word") >= .variable("from\(index)") && Column("word") < .variable("to\(index)")
         }
         var matching = Query(table: "stop_words").select(Column(platforms ? "stop" : "listed_as")).filter(wordRange(0))
@@ -85,7 +85,7 @@ public struct StopSearchQuery: Sendable {
         let template = StopSearchQuery.templates.template(wordCount: words.count, platforms: platforms)
         // Above every string SQLite can compare with BINARY: text sorts below blobs.
         func upperBound(_ prefix: String) -> SQLValue {
-            Predicate.successor(of: prefix).map { .text($0) } ?? .text(String(repeating: "\u{10FFFF}", count: prefix.unicodeScalars.count + 1))
+            SQLPredicate.successor(of: prefix).map { .text($0) } ?? .text(String(repeating: "\u{10FFFF}", count: prefix.unicodeScalars.count + 1))
         }
         var values: [SQLValue] = []
         for word in words { values += [.text(word), upperBound(word)] }

@@ -5,7 +5,7 @@
 ///
 ///     Column("stop_lat") >= 54.6 && (Column("location_type") == 1 || Column("parent").isNull)
 ///     // "stop_lat" >= ? AND ("location_type" = ? OR "parent" IS NULL)
-public struct Predicate: Sendable {
+public struct SQLPredicate: Sendable {
     indirect enum Node: Sendable {
         case comparison(SQLExpression, ComparisonOperator, SQLExpression)
         case between(SQLExpression, SQLExpression, SQLExpression)
@@ -16,9 +16,9 @@ public struct Predicate: Sendable {
         case like(SQLExpression, String)
         case exists(Query)
         case subqueryCount(Query, ComparisonOperator, SQLExpression)
-        case and([Predicate])
-        case or([Predicate])
-        case not(Predicate)
+        case and([SQLPredicate])
+        case or([SQLPredicate])
+        case not(SQLPredicate)
         case constant(Bool)
     }
 
@@ -27,26 +27,26 @@ public struct Predicate: Sendable {
     init(_ node: Node) { self.node = node }
 
     /// A predicate every row satisfies (`1`), the neutral start for `&&` chains.
-    public static let all = Predicate(.constant(true))
+    public static let all = SQLPredicate(.constant(true))
     /// A predicate no row satisfies (`0`).
-    public static let none = Predicate(.constant(false))
+    public static let none = SQLPredicate(.constant(false))
 
     /// `EXISTS (subquery)`.
-    public static func exists(_ subquery: Query) -> Predicate { Predicate(.exists(subquery)) }
+    public static func exists(_ subquery: Query) -> SQLPredicate { SQLPredicate(.exists(subquery)) }
 
     /// `(SELECT COUNT(*) FROM …) op n`: Core Data's `SUBQUERY(…).@count op n`.
-    public static func count(of subquery: Query, _ op: ComparisonOperator, _ n: Int) -> Predicate {
-        Predicate(.subqueryCount(subquery, op, .value(n)))
+    public static func count(of subquery: Query, _ op: ComparisonOperator, _ n: Int) -> SQLPredicate {
+        SQLPredicate(.subqueryCount(subquery, op, .value(n)))
     }
 
     /// Every predicate in `predicates` holds (true for an empty list).
-    public static func allOf(_ predicates: [Predicate]) -> Predicate {
-        predicates.isEmpty ? .all : predicates.count == 1 ? predicates[0] : Predicate(.and(predicates))
+    public static func allOf(_ predicates: [SQLPredicate]) -> SQLPredicate {
+        predicates.isEmpty ? .all : predicates.count == 1 ? predicates[0] : SQLPredicate(.and(predicates))
     }
 
     /// At least one predicate in `predicates` holds (false for an empty list).
-    public static func anyOf(_ predicates: [Predicate]) -> Predicate {
-        predicates.isEmpty ? .none : predicates.count == 1 ? predicates[0] : Predicate(.or(predicates))
+    public static func anyOf(_ predicates: [SQLPredicate]) -> SQLPredicate {
+        predicates.isEmpty ? .none : predicates.count == 1 ? predicates[0] : SQLPredicate(.or(predicates))
     }
 }
 
@@ -66,30 +66,30 @@ public enum ComparisonOperator: String, Sendable {
 
 extension SQLExpression {
     /// `self BETWEEN low AND high` (both ends included).
-    public func between(_ low: some SQLValueConvertible, and high: some SQLValueConvertible) -> Predicate {
-        Predicate(.between(self, .value(low), .value(high)))
+    public func between(_ low: some SQLValueConvertible, and high: some SQLValueConvertible) -> SQLPredicate {
+        SQLPredicate(.between(self, .value(low), .value(high)))
     }
 
     /// `self BETWEEN low AND high` over expressions.
-    public func between(_ low: SQLExpression, and high: SQLExpression) -> Predicate {
-        Predicate(.between(self, low, high))
+    public func between(_ low: SQLExpression, and high: SQLExpression) -> SQLPredicate {
+        SQLPredicate(.between(self, low, high))
     }
 
     /// `self IN (?, ?, …)`; an empty list matches nothing.
-    public func isIn(_ values: [some SQLValueConvertible]) -> Predicate {
-        values.isEmpty ? .none : Predicate(.inList(self, values.map { .value($0) }))
+    public func isIn(_ values: [some SQLValueConvertible]) -> SQLPredicate {
+        values.isEmpty ? .none : SQLPredicate(.inList(self, values.map { .value($0) }))
     }
 
     /// `self IN (SELECT …)`.
-    public func isIn(_ subquery: Query) -> Predicate {
-        Predicate(.inSubquery(self, subquery))
+    public func isIn(_ subquery: Query) -> SQLPredicate {
+        SQLPredicate(.inSubquery(self, subquery))
     }
 
     /// `self IS NULL`.
-    public var isNull: Predicate { Predicate(.isNull(self)) }
+    public var isNull: SQLPredicate { SQLPredicate(.isNull(self)) }
 
     /// `self IS NOT NULL`.
-    public var isNotNull: Predicate { !Predicate(.isNull(self)) }
+    public var isNotNull: SQLPredicate { !SQLPredicate(.isNull(self)) }
 
     /// Core Data's `BEGINSWITH`, as an index-friendly range: `self >= prefix AND self < successor`.
     ///
@@ -97,23 +97,23 @@ extension SQLExpression {
     /// SQLite's `BINARY` collation (UTF-8 byte order, which is code-point order), so an index on
     /// the column answers with a `SEARCH`, where `LIKE 'x%'` would scan. Case- and
     /// accent-sensitive: normalize both sides first when that is wanted.
-    public func beginsWith(_ prefix: String) -> Predicate {
-        Predicate(.beginsWith(self, prefix))
+    public func beginsWith(_ prefix: String) -> SQLPredicate {
+        SQLPredicate(.beginsWith(self, prefix))
     }
 
     /// Core Data's `CONTAINS`: `self LIKE '%text%' ESCAPE '\'`, with `%`, `_` and `\` in `text`
     /// escaped so they match themselves. Case-insensitive for ASCII letters only, as SQLite's LIKE.
-    public func contains(_ text: String) -> Predicate {
-        Predicate(.like(self, "%" + Predicate.escapeLike(text) + "%"))
+    public func contains(_ text: String) -> SQLPredicate {
+        SQLPredicate(.like(self, "%" + SQLPredicate.escapeLike(text) + "%"))
     }
 
     /// `self LIKE pattern ESCAPE '\'` with a pattern the caller wrote (`%` and `_` are wildcards).
-    public func like(_ pattern: String) -> Predicate {
-        Predicate(.like(self, pattern))
+    public func like(_ pattern: String) -> SQLPredicate {
+        SQLPredicate(.like(self, pattern))
     }
 }
 
-extension Predicate {
+extension SQLPredicate {
     /// `text` with the LIKE wildcards and the escape character escaped by `\`.
     public static func escapeLike(_ text: String) -> String {
         var escaped = ""
@@ -146,61 +146,61 @@ extension Predicate {
     }
 }
 
-private func compare(_ lhs: SQLExpression, _ op: ComparisonOperator, _ rhs: SQLExpression) -> Predicate {
-    Predicate(.comparison(lhs, op, rhs))
+private func compare(_ lhs: SQLExpression, _ op: ComparisonOperator, _ rhs: SQLExpression) -> SQLPredicate {
+    SQLPredicate(.comparison(lhs, op, rhs))
 }
 
-public func == (lhs: SQLExpression, rhs: SQLExpression) -> Predicate { compare(lhs, .equal, rhs) }
-public func != (lhs: SQLExpression, rhs: SQLExpression) -> Predicate { compare(lhs, .notEqual, rhs) }
-public func < (lhs: SQLExpression, rhs: SQLExpression) -> Predicate { compare(lhs, .less, rhs) }
-public func <= (lhs: SQLExpression, rhs: SQLExpression) -> Predicate { compare(lhs, .lessOrEqual, rhs) }
-public func > (lhs: SQLExpression, rhs: SQLExpression) -> Predicate { compare(lhs, .greater, rhs) }
-public func >= (lhs: SQLExpression, rhs: SQLExpression) -> Predicate { compare(lhs, .greaterOrEqual, rhs) }
+public func == (lhs: SQLExpression, rhs: SQLExpression) -> SQLPredicate { compare(lhs, .equal, rhs) }
+public func != (lhs: SQLExpression, rhs: SQLExpression) -> SQLPredicate { compare(lhs, .notEqual, rhs) }
+public func < (lhs: SQLExpression, rhs: SQLExpression) -> SQLPredicate { compare(lhs, .less, rhs) }
+public func <= (lhs: SQLExpression, rhs: SQLExpression) -> SQLPredicate { compare(lhs, .lessOrEqual, rhs) }
+public func > (lhs: SQLExpression, rhs: SQLExpression) -> SQLPredicate { compare(lhs, .greater, rhs) }
+public func >= (lhs: SQLExpression, rhs: SQLExpression) -> SQLPredicate { compare(lhs, .greaterOrEqual, rhs) }
 
 /// `lhs = ?`, or `lhs IS NULL` when `rhs` is nil (so `Column("parent") == nil` means what it says).
-public func == (lhs: SQLExpression, rhs: (some SQLValueConvertible)?) -> Predicate {
+public func == (lhs: SQLExpression, rhs: (some SQLValueConvertible)?) -> SQLPredicate {
     guard let rhs else { return lhs.isNull }
     return compare(lhs, .equal, .value(rhs))
 }
 
 /// `lhs <> ?`, or `lhs IS NOT NULL` when `rhs` is nil.
-public func != (lhs: SQLExpression, rhs: (some SQLValueConvertible)?) -> Predicate {
+public func != (lhs: SQLExpression, rhs: (some SQLValueConvertible)?) -> SQLPredicate {
     guard let rhs else { return lhs.isNotNull }
     return compare(lhs, .notEqual, .value(rhs))
 }
 
-public func < (lhs: SQLExpression, rhs: some SQLValueConvertible) -> Predicate { compare(lhs, .less, .value(rhs)) }
-public func <= (lhs: SQLExpression, rhs: some SQLValueConvertible) -> Predicate { compare(lhs, .lessOrEqual, .value(rhs)) }
-public func > (lhs: SQLExpression, rhs: some SQLValueConvertible) -> Predicate { compare(lhs, .greater, .value(rhs)) }
-public func >= (lhs: SQLExpression, rhs: some SQLValueConvertible) -> Predicate { compare(lhs, .greaterOrEqual, .value(rhs)) }
+public func < (lhs: SQLExpression, rhs: some SQLValueConvertible) -> SQLPredicate { compare(lhs, .less, .value(rhs)) }
+public func <= (lhs: SQLExpression, rhs: some SQLValueConvertible) -> SQLPredicate { compare(lhs, .lessOrEqual, .value(rhs)) }
+public func > (lhs: SQLExpression, rhs: some SQLValueConvertible) -> SQLPredicate { compare(lhs, .greater, .value(rhs)) }
+public func >= (lhs: SQLExpression, rhs: some SQLValueConvertible) -> SQLPredicate { compare(lhs, .greaterOrEqual, .value(rhs)) }
 
 extension SQLExpression {
     /// `self IS value`: equality that treats NULL as a value.
-    public func isSame(as value: some SQLValueConvertible) -> Predicate { compare(self, .is, .value(value)) }
+    public func isSame(as value: some SQLValueConvertible) -> SQLPredicate { compare(self, .is, .value(value)) }
     /// `self IS NOT value`: true also when `self` is NULL and `value` is not.
-    public func isNot(_ value: some SQLValueConvertible) -> Predicate { compare(self, .isNot, .value(value)) }
+    public func isNot(_ value: some SQLValueConvertible) -> SQLPredicate { compare(self, .isNot, .value(value)) }
 }
 
 /// Both predicates hold. Nested `&&` chains flatten into one `AND` list.
-public func && (lhs: Predicate, rhs: Predicate) -> Predicate {
+public func && (lhs: SQLPredicate, rhs: SQLPredicate) -> SQLPredicate {
     if case .constant(true) = lhs.node { return rhs }
     if case .constant(true) = rhs.node { return lhs }
-    var parts: [Predicate] = []
+    var parts: [SQLPredicate] = []
     if case .and(let left) = lhs.node { parts += left } else { parts.append(lhs) }
     if case .and(let right) = rhs.node { parts += right } else { parts.append(rhs) }
-    return Predicate(.and(parts))
+    return SQLPredicate(.and(parts))
 }
 
 /// At least one predicate holds. Nested `||` chains flatten into one `OR` list.
-public func || (lhs: Predicate, rhs: Predicate) -> Predicate {
-    var parts: [Predicate] = []
+public func || (lhs: SQLPredicate, rhs: SQLPredicate) -> SQLPredicate {
+    var parts: [SQLPredicate] = []
     if case .or(let left) = lhs.node { parts += left } else { parts.append(lhs) }
     if case .or(let right) = rhs.node { parts += right } else { parts.append(rhs) }
-    return Predicate(.or(parts))
+    return SQLPredicate(.or(parts))
 }
 
 /// The predicate does not hold: `NOT (…)`.
-public prefix func ! (predicate: Predicate) -> Predicate {
+public prefix func ! (predicate: SQLPredicate) -> SQLPredicate {
     if case .not(let inner) = predicate.node { return inner }
-    return Predicate(.not(predicate))
+    return SQLPredicate(.not(predicate))
 }
