@@ -7,7 +7,7 @@ TESTFLAGS := -c release -Xswiftc -enable-testing --scratch-path .build-test
 BIN       := .build/release/transit
 DEMO_DB   := demo.sqlite
 
-.PHONY: build test demo bench bench-import bench-queries clean
+.PHONY: build test demo bench bench-import bench-queries bench-list clean
 
 build:
 	$(SWIFT) build -c release --static-swift-stdlib
@@ -34,13 +34,16 @@ demo: build
 	@echo '$$ transit search "gorli strasse" --explain'
 	@$(BIN) search "gorli strasse" --explain --db $(DEMO_DB)
 
-bench: build bench-import bench-queries
+bench: build bench-import bench-queries bench-list
 
 bench-import: build
 	scripts/bench-import.sh
 
 bench-queries: build
 	scripts/bench-queries.sh
+
+bench-list: build
+	scripts/bench-list.sh
 
 clean:
 	rm -rf .build .build-test $(DEMO_DB)

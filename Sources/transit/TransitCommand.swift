@@ -20,7 +20,7 @@ struct TransitCommand: ParsableCommand {
             The database is transit.sqlite, or $TRANSIT_DB, or --db PATH.
             """,
         version: "0.1.0",
-        subcommands: [ImportCommand.self, NearbyCommand.self, DeparturesCommand.self, SearchCommand.self]
+        subcommands: [ImportCommand.self, NearbyCommand.self, DeparturesCommand.self, SearchCommand.self, StatsCommand.self, ListCommand.self]
     )
 
     /// Runs the command line. Errors are printed as one line (`Error: …`) with a pointer to
@@ -34,6 +34,8 @@ struct TransitCommand: ParsableCommand {
         }
         do {
             try command.run()
+        } catch is StreamClosed {
+            Glibc.exit(0)
         } catch {
             exitWith(error, subcommand: CommandLine.arguments.dropFirst().first)
         }

@@ -104,6 +104,8 @@ public enum Schema {
         IndexDefinition("routes_by_route_id", on: "routes", columns: ["route_id"], unique: true),
         IndexDefinition("services_by_service_id", on: "services", columns: ["service_id"], unique: true),
         IndexDefinition("trips_by_trip_id", on: "trips", columns: ["trip_id"], unique: true),
+        // "The trips that run on a date": service_days gives the services, this gives their trips.
+        IndexDefinition("trips_by_service", on: "trips", columns: ["service"]),
         // With the table's key (trip, stop_sequence) this index covers what departures read.
         IndexDefinition("stop_times_by_stop_departure", on: "stop_times", columns: ["stop", "departure", "pickup_type"]),
         IndexDefinition("frequencies_by_trip", on: "frequencies", columns: ["trip"]),

@@ -40,6 +40,9 @@ public enum GTFSTime {
         return twoDigits(hours) + ":" + twoDigits(minutes) + ":" + twoDigits(secs)
     }
 
+    /// `value` with at least two digits (`07`).
+    public static func twoDigitsPublic(_ value: Int) -> String { twoDigits(value) }
+
     static func twoDigits(_ value: Int) -> String {
         value < 10 ? "0" + String(value) : String(value)
     }

@@ -14,15 +14,7 @@ struct QueryOptions: ParsableArguments {
 
     /// Opens the database read-only, with `--explain` reporting attached.
     func open() throws -> TransitDatabase {
-        let transit = try TransitDatabase(path: database.path)
-        if explain {
-            var number = 0
-            transit.database.observer = { executed in
-                number += 1
-                writeToStandardError(ExplainReport(number: number, executed: executed).text)
-            }
-        }
-        return transit
+        try openTransitDatabase(path: database.path, explain: explain)
     }
 
     /// Writes `records` to stdout in the chosen format.
@@ -46,4 +38,17 @@ struct ExplainReport {
         }
         return lines.joined(separator: "\n") + "\n\n"
     }
+}
+
+/// Opens the database at `path` read-only; with `explain`, every request is reported on stderr.
+func openTransitDatabase(path: String, explain: Bool) throws -> TransitDatabase {
+    let transit = try TransitDatabase(path: path)
+    if explain {
+        var number = 0
+        transit.database.observer = { executed in
+            number += 1
+            writeToStandardError(ExplainReport(number: number, executed: executed).text)
+        }
+    }
+    return transit
 }
