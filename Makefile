@@ -7,7 +7,7 @@ TESTFLAGS := -c release -Xswiftc -enable-testing --scratch-path .build-test
 BIN       := .build/release/transit
 DEMO_DB   := demo.sqlite
 
-.PHONY: build test demo bench bench-import bench-queries bench-list clean
+.PHONY: build test demo bench bench-import bench-queries bench-list faults fuzz sanitize clean
 
 build:
 	$(SWIFT) build -c release --static-swift-stdlib
@@ -44,6 +44,10 @@ bench-queries: build
 
 bench-list: build
 	scripts/bench-list.sh
+
+# Imports of the large feed killed at random moments (kill -9), 20 times.
+faults: build
+	scripts/kill-imports.sh 20
 
 clean:
 	rm -rf .build .build-test $(DEMO_DB)

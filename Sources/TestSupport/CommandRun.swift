@@ -9,7 +9,7 @@ public struct CommandRun {
     /// Runs `executable` with `arguments`, optionally in `directory` and with extra `environment`,
     /// and waits for it to end.
     public static func run(_ executable: String, _ arguments: [String], in directory: String? = nil,
-                           environment: [String: String] = [:]) throws -> CommandRun {
+                           environment: [String: String] = [:], timeout: Double = 120) throws -> CommandRun {
         let process = Process()
         process.executableURL = URL(fileURLWithPath: executable)
         process.arguments = arguments
@@ -24,6 +24,10 @@ public struct CommandRun {
         process.standardError = err
         process.standardInput = FileHandle.nullDevice
         try process.run()
+        // A hang is a failure too: past the timeout the process is killed (and reported by signal).
+        let watchdog = DispatchWorkItem { [process] in if process.isRunning { process.terminate() } }
+        DispatchQueue.global().asyncAfter(deadline: .now() + timeout, execute: watchdog)
+        defer { watchdog.cancel() }
         // Read both pipes while the process runs, so a large output cannot block it.
         let errData = DataBox()
         let group = DispatchGroup()
@@ -35,15 +39,15 @@ public struct CommandRun {
         let outData = out.fileHandleForReading.readDataToEndOfFile()
         group.wait()
         process.waitUntilExit()
-        return CommandRun(status: process.terminationStatus,
+        return CommandRun(status: process.terminationReason == .uncaughtSignal ? 128 + process.terminationStatus : process.terminationStatus,
                           stdout: String(decoding: outData, as: UTF8.self),
                           stderr: String(decoding: errData.data, as: UTF8.self))
     }
 
     /// Runs the `transit` binary.
     public static func transit(_ arguments: [String], in directory: String? = nil,
-                               environment: [String: String] = [:]) throws -> CommandRun {
-        try run(Paths.transitBinary, arguments, in: directory, environment: environment)
+                               environment: [String: String] = [:], timeout: Double = 120) throws -> CommandRun {
+        try run(Paths.transitBinary, arguments, in: directory, environment: environment, timeout: timeout)
     }
 }
 

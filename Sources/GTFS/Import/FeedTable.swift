@@ -37,12 +37,18 @@ struct FieldReader {
         FeedError(file: table.file, line: record.line, field: table.header[column], message: message)
     }
 
+    /// Why `column` is not text: a NUL byte, or bytes that are not UTF-8.
+    func textError(_ column: Int) -> FeedError {
+        if record.withBytes(column, { $0.contains(0) }) {
+            return error(column, "contains a NUL byte, which GTFS text cannot hold")
+        }
+        return error(column, "is not UTF-8 text (save the feed as UTF-8; Windows-1252 and other encodings are refused so names are never stored garbled)")
+    }
+
     /// The text of `column`, or nil when the column is absent or the field empty.
     func text(_ column: Int?) throws -> String? {
         guard let column else { return nil }
-        guard let value = record.string(column) else {
-            throw error(column, "is not UTF-8 text (save the feed as UTF-8; Windows-1252 is not read, to keep names intact)")
-        }
+        guard let value = record.string(column) else { throw textError(column) }
         return value.isEmpty ? nil : value
     }
 
@@ -58,7 +64,7 @@ struct FieldReader {
             }
             return ascii || String(validating: bytes, as: UTF8.self) != nil
         }
-        if !valid { throw error(column, "is not UTF-8 text (save the feed as UTF-8; Windows-1252 is not read, to keep names intact)") }
+        if !valid { throw textError(column) }
     }
 
     /// The text of a column that must have a value.
