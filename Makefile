@@ -49,5 +49,22 @@ bench-list: build
 faults: build
 	scripts/kill-imports.sh 20
 
+# libFuzzer on the CSV reader and the value parsers, seeded from the real feeds and data/.
+FUZZ_SECONDS ?= 600
+fuzz:
+	TRANSIT_FUZZ=1 $(SWIFT) build -c release --product fuzz-feed --scratch-path .build-fuzz \
+	  -Xswiftc -sanitize=fuzzer,address -Xswiftc -enable-testing
+	python3 scripts/fuzz-seeds.py bench/fuzz-seeds data/lindenau ../shared/feeds/vilnius.zip ../shared/feeds/cairns_gtfs.zip ../shared/feeds/sample_gtfs.zip
+	mkdir -p bench/fuzz-corpus bench/fuzz-crashes
+	ASAN_OPTIONS=detect_leaks=0 .build-fuzz/release/fuzz-feed bench/fuzz-corpus bench/fuzz-seeds -max_total_time=$(FUZZ_SECONDS) \
+	  -max_len=65536 -detect_leaks=0 -artifact_prefix=bench/fuzz-crashes/ -print_final_stats=1
+
+# The test suite under AddressSanitizer, then ThreadSanitizer (the import inserts on a worker thread).
+sanitize:
+	$(SWIFT) build --build-tests --scratch-path .build-asan -Xswiftc -sanitize=address
+	$(SWIFT) test --skip-build --scratch-path .build-asan -Xswiftc -sanitize=address
+	$(SWIFT) build --build-tests --scratch-path .build-tsan -Xswiftc -sanitize=thread
+	$(SWIFT) test --skip-build --scratch-path .build-tsan -Xswiftc -sanitize=thread
+
 clean:
-	rm -rf .build .build-test $(DEMO_DB)
+	rm -rf .build .build-test .build-fuzz .build-asan .build-tsan $(DEMO_DB)

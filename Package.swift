@@ -1,4 +1,5 @@
 // swift-tools-version:6.0
+import Foundation
 import PackageDescription
 
 let package = Package(
@@ -50,3 +51,13 @@ let package = Package(
         .testTarget(name: "TransitCLITests", dependencies: ["TestSupport"]),
     ]
 )
+
+// The libFuzzer target exists only for `make fuzz` (TRANSIT_FUZZ=1), built with -sanitize=fuzzer;
+// libFuzzer supplies main(), so the file is parsed as a library.
+if ProcessInfo.processInfo.environment["TRANSIT_FUZZ"] != nil {
+    package.targets.append(.executableTarget(
+        name: "fuzz-feed",
+        dependencies: ["GTFS", "FetchRequest"],
+        swiftSettings: [.unsafeFlags(["-parse-as-library"])]
+    ))
+}
