@@ -136,6 +136,40 @@ final class DeparturesTests: XCTestCase {
         XCTAssertEqual(try departures("HBF", "2026-03-02", "07:50", within: 9), [])
     }
 
+    func testFrequencyBasedTripsAreListedAtEveryRun() throws {
+        // F's template leaves A at 06:00 and reaches B 10 minutes later; it runs every 15 minutes from
+        // 06:00 until (not including) 07:00, and again every hour from 23:30 until 26:00.
+        let fixture = FeedFixture()
+            .with("stops.txt", "stop_id,stop_name,stop_lat,stop_lon\nA,A,52.5,13.4\nB,B,52.5,13.4\nC,C,52.5,13.4\n")
+            .with("trips.txt", "route_id,service_id,trip_id\nR,WD,F\nR,WD,PLAIN\n")
+            .with("stop_times.txt", """
+                trip_id,arrival_time,departure_time,stop_id,stop_sequence
+                F,06:00:00,06:00:00,A,1
+                F,06:10:00,06:10:00,B,2
+                F,06:20:00,06:20:00,C,3
+                PLAIN,06:40:00,06:40:00,B,1
+                PLAIN,06:50:00,06:50:00,C,2
+                """)
+            .with("frequencies.txt", "trip_id,start_time,end_time,headway_secs\nF,06:00:00,07:00:00,900\nF,23:30:00,26:00:00,3600\n")
+        let feed = try fixture.write(to: directory, as: "frequencies")
+        try Importer(feedPath: feed, databasePath: directory.file("frequencies.sqlite")).run()
+        let database = try TransitDatabase(path: directory.file("frequencies.sqlite"))
+        XCTAssertTrue(database.hasFrequencies)
+        func times(_ stop: String, _ date: ServiceDate, _ hour: Int, _ minute: Int, within: Int) throws -> [String] {
+            let start = database.timeZone.instant(ofLocal: date, hour: hour, minute: minute, second: 0)
+            let query = DeparturesQuery(stopKeys: try database.boardingKeys(forStopID: stop), start: start, duration: within * 60)
+            return try query.run(on: database).map { "\($0.tripID) \(GTFSTime.format($0.gtfsTime)) \($0.serviceDate)" }
+        }
+        let monday = ServiceDate(year: 2026, month: 3, day: 2)!
+        XCTAssertEqual(try times("B", monday, 6, 20, within: 30),
+                       ["F 06:25:00 2026-03-02", "F 06:40:00 2026-03-02", "PLAIN 06:40:00 2026-03-02"])
+        XCTAssertEqual(try times("B", monday, 6, 5, within: 5), ["F 06:10:00 2026-03-02"], "the template time is one run, listed once")
+        XCTAssertEqual(try times("A", monday, 6, 50, within: 20), [], "07:00 is the period's end: no run starts then")
+        // Past midnight: Monday's runs at 24:30 and 25:30 reach B at 24:40 and 25:40, on Tuesday morning.
+        XCTAssertEqual(try times("B", monday.adding(days: 1), 0, 0, within: 120),
+                       ["F 24:40:00 2026-03-02", "F 25:40:00 2026-03-02"])
+    }
+
     func testUnknownStopIsReported() {
         XCTAssertThrowsError(try transit.boardingKeys(forStopID: "NOPE")) { error in
             XCTAssertEqual(error as? TransitError, .unknownStop(id: "NOPE"))

@@ -106,6 +106,20 @@ final class DeparturesCommandTests: XCTestCase {
         XCTAssertEqual(row["gtfs_time"] as? String, "06:33:00")
     }
 
+    func testSampleFeedFrequenciesByHand() throws {
+        guard let feed = Paths.sharedFeed("sample_gtfs.zip") else {
+            throw XCTSkip("../shared/feeds/sample_gtfs.zip is absent: the frequencies test is skipped")
+        }
+        let db = try DemoDatabase.path(feed: feed)
+        // CITY2 reaches DADAN 7 minutes after leaving EMSI (06:30 -> 06:37); from 08:00 it runs every 600 s.
+        let morning = try rows(try departures(["--stop", "DADAN", "--at", "2008-01-07 08:00", "--within", "20", "--format", "json"], db: db))
+        XCTAssertEqual(morning.map { "\($0["trip_id"] as? String ?? "") \($0["gtfs_time"] as? String ?? "")" }, ["CITY2 08:07:00", "CITY2 08:17:00"])
+        // The last runs from STAGECOACH start at 21:30; 22:00 is the periods' end. CITY2 ends there.
+        let evening = try rows(try departures(["--stop", "STAGECOACH", "--at", "2008-01-07 21:20", "--within", "60", "--format", "json"], db: db))
+        XCTAssertEqual(evening.map { "\($0["trip_id"] as? String ?? "") \($0["gtfs_time"] as? String ?? "")" }, ["CITY1 21:30:00", "STBA 21:30:00"])
+        XCTAssertEqual(evening.first?["headsign"] as? String, "E Main St / S Irving St (Demo)")
+    }
+
     /// Departures by the issue's rules, computed by an independent Python program from the raw feed.
     private func pythonDepartures(feed: String, lat: Double, lon: Double, radius: Double, at: String, within: Int) throws -> [String] {
         let run = try CommandRun.run("/usr/bin/env", ["python3", "-c", """

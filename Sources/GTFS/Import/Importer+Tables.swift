@@ -453,6 +453,7 @@ extension Importer {
         let insert = try database.makeStatement(Schema.frequencies.insertSQL())
         var rows = 0
         var exactColumn: Int??
+        var latestFrequencyEnd = 0
         try readFile("frequencies.txt", requiring: ["trip_id", "start_time", "end_time", "headway_secs"]) { fields, required in
             if exactColumn == nil { exactColumn = .some(fields.table.optional("exact_times")) }
             let tripID = try fields.requiredText(required[0])
@@ -463,11 +464,14 @@ extension Importer {
             guard let start = try fields.time(required[1]) else { throw fields.error(required[1], "is empty but required") }
             guard let end = try fields.time(required[2]) else { throw fields.error(required[2], "is empty but required") }
             guard let headway = try fields.int(required[3]), headway > 0 else { throw fields.error(required[3], "must be a positive number of seconds") }
+            // A run may start as late as end_time: the look-back for departures must reach it.
+            latestFrequencyEnd = max(latestFrequencyEnd, end)
             try insert.bind([.integer(Int64(trip)), .integer(Int64(start)), .integer(Int64(end)), .integer(Int64(headway)),
                              (try fields.code(exactColumn!, allowed: 0...1)).sqlValue])
             try insert.run()
             rows += 1
         }
+        if latestFrequencyEnd > 0 { largestTime = max(largestTime, latestFrequencyEnd + largestTime) }
         count("frequencies", rows)
     }
 

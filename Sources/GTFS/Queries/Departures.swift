@@ -52,13 +52,49 @@ public struct DeparturesQuery: Sendable {
     ///       AND "trips"."service" IN (SELECT "service" FROM "service_days" WHERE "date" = ?)
     ///       AND "st"."stop_sequence" < (SELECT MAX("last"."stop_sequence") FROM "stop_times" AS "last" WHERE "last"."trip" = "st"."trip")
     ///     ORDER BY "st"."departure", "stops"."stop_id", "trips"."trip_id" LIMIT ?
-    public func requestPerServiceDate() -> Query {
-        requestPerServiceDate(stops: Column("stop", of: "st").isIn(stopKeys))
+    public func requestPerServiceDate(excludingFrequencies: Bool = false) -> Query {
+        requestPerServiceDate(stops: Column("stop", of: "st").isIn(stopKeys), excludingFrequencies: excludingFrequencies)
     }
 
     /// The same request with another condition choosing the stops (`st` is the stop-times alias);
     /// the benchmark compares shapes through it.
-    public func requestPerServiceDate(stops stopPredicate: SQLPredicate) -> Query {
+    public func requestPerServiceDate(stops stopPredicate: SQLPredicate, excludingFrequencies: Bool = false) -> Query {
+        var query = DeparturesQuery.boardingRows(stops: stopPredicate)
+            .filter(Column("departure", of: "st").between(.variable("from"), and: .variable("to")))
+            .sorted(by: [Column("departure", of: "st").ascending, Column("stop_id", of: "stops").ascending,
+                         Column("trip_id", of: "trips").ascending])
+        if excludingFrequencies {
+            // Trips run by frequencies.txt are listed from their runs, not their template times.
+            query = query.filter(!SQLPredicate.exists(Query(table: "frequencies", alias: "f").filter(Column("trip", of: "f") == Column("trip", of: "st"))))
+        }
+        query.limitVariable = "limit"
+        return query
+    }
+
+    /// For one service date (`$date`), the template rows of trips run by `frequencies.txt` at the
+    /// chosen stops, with each frequency period: the runs are computed from them.
+    public func frequencyRequestPerServiceDate() -> Query {
+        let firstDeparture = Query(table: "stop_times", alias: "first")
+            .select(Column("departure", of: "first"))
+            .filter(Column("trip", of: "first") == Column("trip", of: "st"))
+            .sorted(by: [Column("stop_sequence", of: "first").ascending])
+            .limited(to: 1)
+        var query = DeparturesQuery.boardingRows(stops: Column("stop", of: "st").isIn(stopKeys))
+            .joining(Join(table: "frequencies", on: Column("trip", of: "frequencies") == Column("trip", of: "st")))
+            .filter(Column("departure", of: "st").isNotNull)
+        query.selection += [
+            SelectedProperty(.subquery(firstDeparture), as: "first_departure"),
+            SelectedProperty(Column("start_time", of: "frequencies")),
+            SelectedProperty(Column("end_time", of: "frequencies")),
+            SelectedProperty(Column("headway_secs", of: "frequencies")),
+        ]
+        return query
+    }
+
+    /// Stop times at the chosen stops where a rider can board on the service date `$date`: the
+    /// trip's service runs, `pickup_type` is not 1, and it is not the trip's last stop; with the
+    /// columns a departure shows (the last one, `departure`, is the GTFS time).
+    static func boardingRows(stops stopPredicate: SQLPredicate) -> Query {
         let st = "st"
         let lastOfTrip = Query(table: "stop_times", alias: "last")
             .select([SelectedProperty(Column("stop_sequence", of: "last").max)])
@@ -71,7 +107,7 @@ public struct DeparturesQuery: Sendable {
             .limited(to: 1)
         let runningServices = Query(table: "service_days").select(Column("service"))
             .filter(Column("date") == .variable("date"))
-        var query = Query(table: "stop_times", alias: st)
+        return Query(table: "stop_times", alias: st)
             .joining(Join(table: "trips", on: Column("id", of: "trips") == Column("trip", of: st)))
             .joining(Join(table: "routes", on: Column("id", of: "routes") == Column("route", of: "trips")))
             .joining(Join(table: "stops", on: Column("id", of: "stops") == Column("stop", of: st)))
@@ -86,29 +122,27 @@ public struct DeparturesQuery: Sendable {
                 SelectedProperty(Column("departure", of: st)),
             ])
             .filter(stopPredicate)
-            .filter(Column("departure", of: st).between(.variable("from"), and: .variable("to")))
             .filter(Column("pickup_type", of: st).isNot(1))
             .filter(Column("service", of: "trips").isIn(runningServices))
             .filter(Column("stop_sequence", of: st) < .subquery(lastOfTrip))
-            .sorted(by: [Column("departure", of: st).ascending, Column("stop_id", of: "stops").ascending,
-                         Column("trip_id", of: "trips").ascending])
-        query.limitVariable = "limit"
-        return query
     }
 
     /// The departures in the window, in order, at most `limit`.
     public func run(on transit: TransitDatabase) throws -> [Departure] {
         guard !stopKeys.isEmpty else { return [] }
-        return try run(on: transit, request: requestPerServiceDate())
+        return try run(on: transit, request: requestPerServiceDate(excludingFrequencies: transit.hasFrequencies),
+                       frequencies: transit.hasFrequencies)
     }
 
-    /// Runs `request` (a `requestPerServiceDate` shape) for each service date that can reach the window.
-    public func run(on transit: TransitDatabase, request: Query) throws -> [Departure] {
+    /// Runs `request` (a `requestPerServiceDate` shape) for each service date that can reach the
+    /// window, and with `frequencies` the runs of frequency-based trips too.
+    public func run(on transit: TransitDatabase, request: Query, frequencies: Bool = false) throws -> [Departure] {
         let zone = transit.timeZone
         let end = start + duration
         let firstDate = zone.localTime(of: start).date.adding(days: -(transit.largestTime / 86_400 + 1))
         let lastDate = zone.localTime(of: end).date.adding(days: 1)
         let template = SQLGenerator.prepare(request)
+        let frequencyTemplate = frequencies ? SQLGenerator.prepare(frequencyRequestPerServiceDate()) : nil
         var departures: [Departure] = []
         var date = firstDate
         while date <= lastDate {
@@ -126,6 +160,26 @@ public struct DeparturesQuery: Sendable {
                     stopID: row.string(0), stopName: row.string(1), platformCode: row.optionalString(2),
                     tripID: row.string(3), routeID: row.string(4), route: row.string(5), headsign: row.string(6),
                     serviceDate: date, gtfsTime: gtfsTime, instant: base + gtfsTime))
+            }
+            guard let frequencyTemplate else { continue }
+            // Runs start at start_time, start_time + headway, … before end_time; a stop is reached
+            // its template offset after the run leaves the first stop.
+            try transit.database.forEachRow(try frequencyTemplate.substituting(["date": date.yyyymmdd])) { row in
+                let offset = row.int(7) - (row.optionalInt(8) ?? row.int(7))
+                let (periodStart, periodEnd, headway) = (row.int(9), row.int(10), row.int(11))
+                guard headway > 0 else { return }
+                let firstRun = max(0, (from - offset - periodStart + headway - 1) / headway)
+                var runStart = periodStart + firstRun * headway
+                while runStart < periodEnd, runStart + offset <= to {
+                    let gtfsTime = runStart + offset
+                    if gtfsTime >= from {
+                        departures.append(Departure(
+                            stopID: row.string(0), stopName: row.string(1), platformCode: row.optionalString(2),
+                            tripID: row.string(3), routeID: row.string(4), route: row.string(5), headsign: row.string(6),
+                            serviceDate: date, gtfsTime: gtfsTime, instant: base + gtfsTime))
+                    }
+                    runStart += headway
+                }
             }
         }
         departures.sort {

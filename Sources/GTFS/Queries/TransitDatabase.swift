@@ -11,6 +11,8 @@ public final class TransitDatabase {
     public let timeZone: AgencyTimeZone
     /// The largest departure time in the feed, in seconds (can exceed a day).
     public let largestTime: Int
+    /// True when the feed has trips run by `frequencies.txt`.
+    public let hasFrequencies: Bool
 
     /// Opens the database at `path`.
     public init(path: String) throws {
@@ -39,5 +41,10 @@ public final class TransitDatabase {
         }
         timeZone = zone
         largestTime = Int(metadata["largest_time"] ?? "") ?? 0
+        var frequencies = false
+        try database.forEachRow(SQLGenerator.prepare(Query(table: "frequencies").select(Column("trip")).limited(to: 1))) { _ in
+            frequencies = true
+        }
+        hasFrequencies = frequencies
     }
 }
