@@ -10,11 +10,7 @@ struct DeparturesCommand: ParsableCommand {
         commandName: "departures",
         abstract: "List what leaves soon from a stop or near a point.",
         discussion: """
-            Times are wall-clock times in the feed's agency time zone. A departure is listed when its
-            moment (noon of its service date minus 12 hours, plus its GTFS time) is within
-            [--at, --at + --within]: trips of yesterday's service running past midnight count, and
-            calendar_dates additions and removals apply. Rows where boarding is not allowed
-            (pickup_type 1) and the last stop of each trip are left out.
+            Times are wall-clock times in the feed's agency time zone. A departure is listed when its moment (noon of its service date minus 12 hours, plus its GTFS time) is within [--at, --at + --within]: trips of yesterday's service running past midnight count, and calendar_dates additions and removals apply. Rows where boarding is not allowed (pickup_type 1) and the last stop of each trip are left out.
             Examples: transit departures --stop HBF --at "2026-03-02 08:00"
                       transit departures --near 54.687,25.28 --radius 400 --within 10
             """

@@ -14,10 +14,7 @@ struct ImportCommand: ParsableCommand {
         commandName: "import",
         abstract: "Import a GTFS feed (.zip or folder) into the database.",
         discussion: """
-            The database is written beside the target and renamed over it only when the import
-            succeeds: on any error, Ctrl-C or kill, the previous database is left as it was.
-            Rows that reference unknown stops or trips, and duplicate ids, are skipped and
-            counted in the summary.
+            The database is written beside the target and renamed over it only when the import succeeds: on any error, Ctrl-C or kill, the previous database is left as it was. Rows that reference unknown stops or trips, and duplicate ids, are skipped and counted in the summary.
             """
     )
 

@@ -8,9 +8,7 @@ struct ListCommand: ParsableCommand {
         commandName: "list",
         abstract: "Stream a table (stops, routes, trips, stop-times) as CSV or JSON.",
         discussion: """
-            Rows are read through a batched fetch and written as they come, so memory stays flat and
-            output starts at once even for millions of stop times. Ids are the feed's own; times are
-            HH:MM:SS. --where FIELD=VALUE keeps rows whose FIELD equals VALUE (repeat it to combine).
+            Rows are stepped one at a time from a single statement and written as they come, so memory stays flat and output starts at once even for millions of stop times. Ids are the feed's own; times are HH:MM:SS. --where FIELD=VALUE keeps rows whose FIELD equals VALUE (repeat it to combine).
             Examples: transit list stop-times --where trip_id=T1
                       transit list stops --where location_type=1 --format json
             """

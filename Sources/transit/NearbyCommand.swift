@@ -7,9 +7,7 @@ struct NearbyCommand: ParsableCommand {
         commandName: "nearby",
         abstract: "List the stops near a point, nearest first.",
         discussion: """
-            Distances are great-circle (haversine, Earth radius 6,371,008.8 m). By default the places a
-            rider thinks of are listed: stations, and stops without a parent station (platforms are
-            shown as their station). --platforms lists every boarding point instead.
+            Distances are great-circle (haversine, Earth radius 6,371,008.8 m). By default the places a rider thinks of are listed: stations, and stops without a parent station (platforms are shown as their station). --platforms lists every boarding point instead.
             Examples: transit nearby 54.687 25.28 --radius 400
                       transit nearby 40.7553 -73.9875
                       transit nearby 54.687,25.28 --format geojson > stops.geojson
@@ -22,18 +20,13 @@ struct NearbyCommand: ParsableCommand {
     @Option(name: .long, parsing: .unconditional, help: "Search radius in metres (above 0, at most 100000).")
     var radius: Double = 500
 
-    @Option(name: .long, parsing: .unconditional, help: "At most this many stops (0: no limit).")
-    var limit: Int = 20
-
-    @Flag(name: .long, help: "List every boarding point (platforms too) instead of stations and standalone stops.")
-    var platforms = false
+    @OptionGroup var listing: StopListingOptions
 
     @OptionGroup var options: QueryOptions
 
     func validate() throws {
         _ = try Coordinate(words: point)
         try validateRadius(radius)
-        try validateLimit(limit)
     }
 
     func run() throws {
@@ -41,8 +34,8 @@ struct NearbyCommand: ParsableCommand {
         let transit = try options.open()
         var query = NearbyStopsQuery(latitude: coordinate.latitude, longitude: coordinate.longitude)
         query.radius = radius
-        query.limit = limit
-        query.platforms = platforms
+        query.limit = listing.limit
+        query.platforms = listing.platforms
         let stops = try query.run(on: transit.database)
         options.write(stops, emptyMessage: "No stops within \(formatDistance(radius)) of \(formatDecimal(coordinate.latitude, decimals: 6)), \(formatDecimal(coordinate.longitude, decimals: 6))")
     }

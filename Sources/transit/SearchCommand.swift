@@ -7,25 +7,18 @@ struct SearchCommand: ParsableCommand {
         commandName: "search",
         abstract: "Find stops by name: case, accents and word endings do not matter.",
         discussion: """
-            Every word typed must begin some word of the stop's name: "u gorli" finds
-            "U Görlitzer Bahnhof", "lodz" finds "Łódź Fabryczna". Names that begin with the whole
-            text come first. Same stop listing rule and --platforms as `transit nearby`.
+            Every word typed must begin some word of the stop's name: "u gorli" finds "U Görlitzer Bahnhof", "lodz" finds "Łódź Fabryczna". Names that begin with the whole text come first. Same stop listing rule and --platforms as `transit nearby`.
             """
     )
 
     @Argument(help: ArgumentHelp("What to look for.", valueName: "text"))
     var text: String
 
-    @Option(name: .long, parsing: .unconditional, help: "At most this many stops (0: no limit).")
-    var limit: Int = 20
-
-    @Flag(name: .long, help: "List every boarding point (platforms too) instead of stations and standalone stops.")
-    var platforms = false
+    @OptionGroup var listing: StopListingOptions
 
     @OptionGroup var options: QueryOptions
 
     func validate() throws {
-        try validateLimit(limit)
         do {
             _ = try StopSearchQuery(text: text)
         } catch let problem as StopSearchQuery.Problem {
@@ -36,8 +29,8 @@ struct SearchCommand: ParsableCommand {
     func run() throws {
         let transit = try options.open()
         var query = try StopSearchQuery(text: text)
-        query.limit = limit
-        query.platforms = platforms
+        query.limit = listing.limit
+        query.platforms = listing.platforms
         let stops = try query.run(on: transit.database)
         options.write(stops.map(FoundStop.init), emptyMessage: "No stop name matches \"\(text)\"")
     }

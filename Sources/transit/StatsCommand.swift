@@ -10,10 +10,7 @@ struct StatsCommand: ParsableCommand {
         commandName: "stats",
         abstract: "Show an overview of the feed: rows, dates, times, the busiest stops.",
         discussion: """
-            Rows per table, the service date range, the earliest and latest departure time, and the
-            ten busiest stops by departures on --date (default: today in the agency's time zone, or
-            the feed's first service date when today is outside it). With --stop ID, the departures
-            of that stop per hour of the service day, as a bar chart (numbers in JSON and CSV).
+            Rows per table, the service date range, the earliest and latest departure time, and the ten busiest stops by departures on --date (default: today in the agency's time zone, or the feed's first service date when today is outside it). With --stop ID, the departures of that stop per hour of the service day, as a bar chart (numbers in JSON and CSV).
             """
     )
 
