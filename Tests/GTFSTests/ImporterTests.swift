@@ -216,6 +216,29 @@ final class ImporterTests: XCTestCase {
         XCTAssertNotNil(metadata["imported_at"])
     }
 
+    func testOtherSchemaVersionsAndForeignFilesAskForAReimport() throws {
+        try importFeed(FeedFixture())
+        let path = directory.file("db.sqlite")
+        do {
+            let writable = try Database(path: path, mode: .readWrite)
+            let update = try writable.makeStatement(UpdateDefinition("metadata", set: ["value"], where: "key").sql)
+            try update.bind([.text("0"), .text("schema_version")])
+            try update.run()
+        }
+        XCTAssertThrowsError(try TransitDatabase(path: path)) { error in
+            XCTAssertEqual(error as? TransitError, .schemaMismatch(path: path, found: "0", expected: Schema.version))
+            XCTAssertTrue("\(error)".contains("re-import it with `transit import FEED --db \(path)`"), "\(error)")
+        }
+        let plain = directory.file("plain.sqlite")
+        try Database(path: plain, mode: .readWrite).execute("CREATE TABLE t (x)")
+        XCTAssertThrowsError(try TransitDatabase(path: plain)) { error in
+            guard case .notATransitDatabase = error as? TransitError else { return XCTFail("\(error)") }
+        }
+        XCTAssertThrowsError(try TransitDatabase(path: directory.file("missing.sqlite"))) { error in
+            XCTAssertEqual(error as? TransitError, .noDatabase(path: directory.file("missing.sqlite")))
+        }
+    }
+
     func testUnknownAgencyTimeZoneIsRefused() {
         assertImportFails(FeedFixture().with("agency.txt", "agency_name,agency_url,agency_timezone\nA,https://x,Europe/Atlantis\n"),
                           file: "agency.txt", line: 2, field: "agency_timezone", contains: "not a time zone")
