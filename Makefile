@@ -62,7 +62,7 @@ fuzz:
 # The test suite under AddressSanitizer, then ThreadSanitizer (the import inserts on a worker thread).
 sanitize:
 	$(SWIFT) build --build-tests --scratch-path .build-asan -Xswiftc -sanitize=address
-	$(SWIFT) test --skip-build --scratch-path .build-asan -Xswiftc -sanitize=address
+	LSAN_OPTIONS=suppressions=$(CURDIR)/scripts/lsan.supp $(SWIFT) test --skip-build --scratch-path .build-asan -Xswiftc -sanitize=address
 	$(SWIFT) build --build-tests --scratch-path .build-tsan -Xswiftc -sanitize=thread
 	$(SWIFT) test --skip-build --scratch-path .build-tsan -Xswiftc -sanitize=thread
 

@@ -41,14 +41,10 @@ final class FaultTests: XCTestCase {
         let before = fileFingerprint(database)
         // Importing vilnius takes about 0.8 s in a release build: every delay falls inside it.
         for delay in [0.05, 0.15, 0.35] {
-            let process = Process()
-            process.executableURL = URL(fileURLWithPath: Paths.transitBinary)
-            process.arguments = ["import", feed, "--db", database, "--quiet"]
-            try process.run()
+            let process = try ChildProcess(Paths.transitBinary, ["import", feed, "--db", database, "--quiet"])
             Thread.sleep(forTimeInterval: delay)
-            kill(process.processIdentifier, SIGKILL)
-            process.waitUntilExit()
-            XCTAssertEqual(process.terminationReason, .uncaughtSignal, "delay \(delay)")
+            process.send(SIGKILL)
+            XCTAssertEqual(process.wait(), 128 + SIGKILL, "delay \(delay)")
             XCTAssertEqual(fileFingerprint(database), before, "delay \(delay)")
         }
         XCTAssertTrue(directory.contents().contains { $0.hasSuffix(".tmp") }, "kill -9 cannot be caught: a temporary file stays")

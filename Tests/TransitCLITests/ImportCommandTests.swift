@@ -96,14 +96,10 @@ final class ImportCommandTests: XCTestCase {
         XCTAssertEqual(try CommandRun.transit(["import", Paths.demoFeed, "--db", database, "--quiet"]).status, 0)
         let before = fileFingerprint(database)
         for (signal, delay) in [(SIGINT, 0.4), (SIGTERM, 0.2)] {
-            let process = Process()
-            process.executableURL = URL(fileURLWithPath: Paths.transitBinary)
-            process.arguments = ["import", feed, "--db", database, "--quiet"]
-            try process.run()
+            let process = try ChildProcess(Paths.transitBinary, ["import", feed, "--db", database, "--quiet"])
             Thread.sleep(forTimeInterval: delay)
-            kill(process.processIdentifier, signal)
-            process.waitUntilExit()
-            XCTAssertEqual(process.terminationStatus, 128 + signal, "the import should have been interrupted")
+            process.send(signal)
+            XCTAssertEqual(process.wait(), 128 + signal, "the import should have been interrupted")
             XCTAssertEqual(fileFingerprint(database), before)
             XCTAssertEqual(directory.contents(), ["db.sqlite"], "no temporary file is left behind")
         }

@@ -6,19 +6,21 @@
 ///     Column("stop_lat") >= 54.6 && (Column("location_type") == 1 || Column("parent").isNull)
 ///     // "stop_lat" >= ? AND ("location_type" = ? OR "parent" IS NULL)
 public struct SQLPredicate: Sendable {
-    indirect enum Node: Sendable {
+    // Only the cases that hold a predicate or a query (which holds predicates) are boxed: the
+    // constants and plain comparisons allocate nothing.
+    enum Node: Sendable {
         case comparison(SQLExpression, ComparisonOperator, SQLExpression)
         case between(SQLExpression, SQLExpression, SQLExpression)
         case inList(SQLExpression, [SQLExpression])
-        case inSubquery(SQLExpression, Query)
+        indirect case inSubquery(SQLExpression, Query)
         case isNull(SQLExpression)
         case beginsWith(SQLExpression, String)
         case like(SQLExpression, String)
-        case exists(Query)
-        case subqueryCount(Query, ComparisonOperator, SQLExpression)
+        indirect case exists(Query)
+        indirect case subqueryCount(Query, ComparisonOperator, SQLExpression)
         case and([SQLPredicate])
         case or([SQLPredicate])
-        case not(SQLPredicate)
+        indirect case not(SQLPredicate)
         case constant(Bool)
     }
 
