@@ -30,7 +30,7 @@ public struct SQLExpression: Sendable {
     }
 
     /// `*`, for `COUNT(*)`.
-    public static let star = SQLExpression(.star)
+    public static var star: SQLExpression { SQLExpression(.star) }
 
     /// `CASE WHEN condition THEN a ELSE b END`.
     public static func when(_ condition: SQLPredicate, then a: SQLExpression, else b: SQLExpression) -> SQLExpression {
@@ -103,8 +103,9 @@ extension SQLExpression {
     public var length: SQLExpression { SQLExpression(.function(.length, [self], distinct: false)) }
 }
 
-/// `COUNT(*)`: the number of rows.
-public let countAll = SQLExpression(.function(.count, [.star], distinct: false))
+/// `COUNT(*)`: the number of rows. (Computed, like the other constants: a stored global holding an
+/// enum payload is reported as a leak by LeakSanitizer, which cannot see through Swift's tag bits.)
+public var countAll: SQLExpression { SQLExpression(.function(.count, [.star], distinct: false)) }
 
 public func + (lhs: SQLExpression, rhs: SQLExpression) -> SQLExpression { SQLExpression(.arithmetic("+", lhs, rhs)) }
 public func - (lhs: SQLExpression, rhs: SQLExpression) -> SQLExpression { SQLExpression(.arithmetic("-", lhs, rhs)) }

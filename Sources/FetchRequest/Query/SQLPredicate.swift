@@ -29,9 +29,9 @@ public struct SQLPredicate: Sendable {
     init(_ node: Node) { self.node = node }
 
     /// A predicate every row satisfies (`1`), the neutral start for `&&` chains.
-    public static let all = SQLPredicate(.constant(true))
+    public static var all: SQLPredicate { SQLPredicate(.constant(true)) }
     /// A predicate no row satisfies (`0`).
-    public static let none = SQLPredicate(.constant(false))
+    public static var none: SQLPredicate { SQLPredicate(.constant(false)) }
 
     /// `EXISTS (subquery)`.
     public static func exists(_ subquery: Query) -> SQLPredicate { SQLPredicate(.exists(subquery)) }
