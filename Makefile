@@ -14,7 +14,7 @@ build:
 
 test:
 	$(SWIFT) build $(TESTFLAGS)
-	$(SWIFT) test $(TESTFLAGS)
+	$(SWIFT) test $(TESTFLAGS) --disable-swift-testing
 
 demo: build
 	$(BIN) import data/lindenau --db $(DEMO_DB)
