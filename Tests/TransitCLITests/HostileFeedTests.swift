@@ -32,11 +32,12 @@ final class HostileFeedTests: XCTestCase {
 
     private func feedWithBytes(_ name: String, _ bytes: [UInt8]) throws -> String {
         let path = try feed([name: nil])
-        try directory.write(FileSystem_relative(path) + "/" + name, bytes: bytes)
+        try directory.write(relativePath(path) + "/" + name, bytes: bytes)
         return path
     }
 
-    private func FileSystem_relative(_ path: String) -> String {
+    /// `path` relative to the test folder.
+    private func relativePath(_ path: String) -> String {
         String(path.dropFirst(directory.path.count + 1))
     }
 
