@@ -1,3 +1,4 @@
+import FetchRequest
 #if canImport(Glibc)
 import Glibc
 #endif
@@ -15,13 +16,6 @@ struct SeededGenerator: RandomNumberGenerator {
     }
 }
 
-/// Seconds on a monotonic clock.
-func now() -> Double {
-    var spec = timespec()
-    clock_gettime(CLOCK_MONOTONIC, &spec)
-    return Double(spec.tv_sec) + Double(spec.tv_nsec) / 1e9
-}
-
 /// Times `body` once per query, after one untimed warm-up pass over all of them; returns the
 /// per-query durations in microseconds.
 func timeEach<Input>(_ inputs: [Input], _ body: (Input) throws -> Int) rethrows -> (micros: [Double], rows: Int) {
@@ -31,9 +25,9 @@ func timeEach<Input>(_ inputs: [Input], _ body: (Input) throws -> Int) rethrows 
     micros.reserveCapacity(inputs.count)
     rows = 0
     for input in inputs {
-        let start = now()
+        let start = monotonicSeconds()
         rows &+= try body(input)
-        micros.append((now() - start) * 1e6)
+        micros.append((monotonicSeconds() - start) * 1e6)
     }
     return (micros, rows)
 }

@@ -22,8 +22,8 @@ struct DeparturesCommand: ParsableCommand {
     @Option(name: .long, parsing: .unconditional, help: ArgumentHelp("Departures from the boarding points near LAT,LON.", valueName: "lat,lon"))
     var near: String?
 
-    @Option(name: .long, parsing: .unconditional, help: "With --near: the radius in metres (above 0, at most 100000).")
-    var radius: Double = 500
+    @Option(name: .long, parsing: .unconditional, help: "With --near: the radius in metres (default 500, above 0, at most 100000).")
+    var radius: Double?
 
     @Option(name: .long, help: ArgumentHelp("Start of the window, \"YYYY-MM-DD HH:MM[:SS]\" in the agency's time zone (default: now).", valueName: "time"))
     var at: String?
@@ -44,7 +44,10 @@ struct DeparturesCommand: ParsableCommand {
         }
         if let stop, stop.isEmpty { throw ValidationError("--stop needs a stop_id") }
         if let near { _ = try Coordinate(near, option: "--near") }
-        try validateRadius(radius)
+        if let radius {
+            guard near != nil else { throw ValidationError("--radius goes with --near; --stop takes the stop and, for a station, its platforms") }
+            try validateRadius(radius)
+        }
         guard (0...10_080).contains(within) else { throw ValidationError("--within must be 0 to 10080 minutes (a week)") }
         try validateLimit(limit)
         if let at { _ = try WallClockTime(at) }
@@ -62,7 +65,7 @@ struct DeparturesCommand: ParsableCommand {
         } else {
             let point = try Coordinate(near!, option: "--near")
             var nearby = NearbyStopsQuery(latitude: point.latitude, longitude: point.longitude)
-            nearby.radius = radius
+            nearby.radius = radius ?? 500
             nearby.platforms = true
             nearby.limit = 0
             stopKeys = try nearby.run(on: transit.database).map(\.stop.key)
@@ -72,7 +75,7 @@ struct DeparturesCommand: ParsableCommand {
         query.limit = limit
         let departures = try query.run(on: transit).map { ShownDeparture(departure: $0, from: start, zone: transit.timeZone) }
         let local = transit.timeZone.localTime(of: start)
-        let place = stop.map { "stop \($0)" } ?? "\(formatDistance(radius)) of \(near!)"
+        let place = stop.map { "stop \($0)" } ?? "\(formatDistance(radius ?? 500)) of \(near!)"
         options.write(departures, emptyMessage: "No departures from \(place) between \(local.hourMinute) and \(transit.timeZone.localTime(of: start + within * 60).hourMinute) on \(local.date)")
     }
 }

@@ -58,6 +58,8 @@ final class DeparturesCommandTests: XCTestCase {
             (["--stop", "HBF", "--at", "2026-02-30 08:00"], "is not a date"),
             (["--stop", "HBF", "--at", "2026-03-02 24:00"], "is not a time of day"),
             (["--stop", "HBF", "--within", "-5"], "--within must be 0 to 10080"),
+            (["--stop", "HBF", "--radius", "300"], "--radius goes with --near"),
+            (["--near", "1,2", "--radius", "0"], "--radius must be above 0"),
             (["--stop", "HBF", "--limit", "-1"], "--limit must be 0"),
             (["--stop", "NOPE"], "no stop has stop_id 'NOPE'; find stops by name with `transit search TEXT`"),
             (["--stop", "'; DROP TABLE stops; --"], "no stop has stop_id"),

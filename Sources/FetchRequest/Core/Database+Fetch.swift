@@ -98,8 +98,9 @@ extension Database {
     }
 }
 
-/// Seconds on a clock that never jumps, for timing requests.
-func monotonicSeconds() -> Double {
+/// Seconds on a clock that never jumps (CLOCK_MONOTONIC): for timing requests, import steps and
+/// benchmarks.
+public func monotonicSeconds() -> Double {
     var spec = timespec()
     clock_gettime(CLOCK_MONOTONIC, &spec)
     return Double(spec.tv_sec) + Double(spec.tv_nsec) / 1e9

@@ -40,10 +40,6 @@ public struct DatabaseError: Error, CustomStringConvertible, Sendable {
 public enum RequestError: Error, CustomStringConvertible, Sendable, Equatable {
     /// The statement has `expected` placeholders but was given `given` values.
     case argumentCountMismatch(sql: String, expected: Int, given: Int)
-    /// A column was read as a type it does not hold (for example text read as an integer).
-    case unexpectedColumnType(column: String, expected: String, found: String)
-    /// A name given for a column is not one of the entity's columns.
-    case unknownColumn(name: String, entity: String, known: [String])
     /// A template was executed without a value for one of its substitution variables.
     case missingSubstitutionVariable(name: String)
     /// No template is registered under this name.
@@ -53,10 +49,6 @@ public enum RequestError: Error, CustomStringConvertible, Sendable, Equatable {
         switch self {
         case let .argumentCountMismatch(sql, expected, given):
             return "the statement `\(sql)` takes \(expected) values but \(given) were given"
-        case let .unexpectedColumnType(column, expected, found):
-            return "column \(column) holds \(found), not \(expected)"
-        case let .unknownColumn(name, entity, known):
-            return "\(entity) has no column \(name); known columns: \(known.joined(separator: ", "))"
         case let .missingSubstitutionVariable(name):
             return "no value was given for the substitution variable $\(name)"
         case let .unknownTemplate(name):

@@ -69,13 +69,6 @@ public enum SQLFunction: String, Sendable {
     case abs = "ABS"
     case length = "LENGTH"
 
-    /// True for the functions that aggregate rows (used to validate `having`).
-    public var isAggregate: Bool {
-        switch self {
-        case .count, .sum, .total, .min, .max, .average: return true
-        default: return false
-        }
-    }
 }
 
 /// A column of the entity being fetched, or of a joined table when `qualifier` names its alias.

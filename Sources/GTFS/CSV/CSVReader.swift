@@ -15,8 +15,6 @@ public final class CSVReader {
     public let fileName: String
     /// The header's column names, trimmed, once the first record has been read.
     public private(set) var header: [String] = []
-    /// How many data records were handed out.
-    public private(set) var recordCount = 0
 
     /// The longest record accepted, in bytes: past this, a quote was surely left open.
     public static let maximumRecordBytes = 16 << 20
@@ -134,7 +132,6 @@ public final class CSVReader {
                                 message: "\(spanCount) fields where the header has \(header.count)")
             }
         }
-        recordCount += 1
         try handler(record)
     }
 

@@ -478,7 +478,7 @@ extension Importer {
     func loadFeedInfo() throws {
         let insert = try database.makeStatement(Schema.feedInfo.insertSQL())
         var rows = 0
-        try readFile("feed_info.txt") { fields in
+        _ = try readFile("feed_info.txt") { fields in
             let table = fields.table
             try insert.bind([
                 (try fields.text(table.optional("feed_publisher_name"))).sqlValue,

@@ -46,7 +46,7 @@ public final class Importer {
     /// Runs the import. On failure the target database is untouched and the error says which file,
     /// line and field were wrong.
     public func run() throws -> ImportReport {
-        let start = monotonicNow()
+        let start = monotonicSeconds()
         feed = try openFeed(feedPath)
         try checkRequiredFiles()
         let file = AtomicDatabaseFile(targetPath: databasePath)
@@ -59,7 +59,7 @@ public final class Importer {
             file.abandon()
             throw error
         }
-        report.seconds = monotonicNow() - start
+        report.seconds = monotonicSeconds() - start
         return report
     }
 
@@ -103,9 +103,9 @@ public final class Importer {
 
     /// Runs one step of the import and records how long it took.
     private func phase(_ name: String, _ body: () throws -> Void) throws {
-        let start = monotonicNow()
+        let start = monotonicSeconds()
         try body()
-        report.phases.append((name, monotonicNow() - start))
+        report.phases.append((name, monotonicSeconds() - start))
     }
 
     /// Reads `name` record by record, with its columns resolved by `columns`.
@@ -113,13 +113,13 @@ public final class Importer {
         let reader = CSVReader(fileName: name)
         var table: FeedTable?
         var rows = 0
-        var lastReport = monotonicNow()
+        var lastReport = monotonicSeconds()
         func deliver(_ record: CSVRecord) throws {
             if table == nil { table = FeedTable(file: name, header: reader.header) }
             try body(FieldReader(table: table!, record: record))
             rows += 1
             if rows & 0x3FFF == 0, let progress {
-                let now = monotonicNow()
+                let now = monotonicSeconds()
                 if now - lastReport > 0.25 {
                     lastReport = now
                     progress.update(file: name, rows: rows)
@@ -159,11 +159,4 @@ public final class Importer {
     func count(_ table: String, _ rows: Int) {
         report.rowCounts.append((table, rows))
     }
-}
-
-/// Seconds on a monotonic clock.
-func monotonicNow() -> Double {
-    var spec = timespec()
-    clock_gettime(CLOCK_MONOTONIC, &spec)
-    return Double(spec.tv_sec) + Double(spec.tv_nsec) / 1e9
 }

@@ -1,3 +1,4 @@
+import FetchRequest
 #if canImport(Glibc)
 import Glibc
 #endif
@@ -10,7 +11,7 @@ public final class TerminalProgress: ImportProgress {
     private var fileStart = 0.0
 
     public func update(file: String, rows: Int) {
-        let now = seconds()
+        let now = monotonicSeconds()
         if file != self.file {
             self.file = file
             fileStart = now
@@ -31,10 +32,5 @@ public final class TerminalProgress: ImportProgress {
         writeToStandardError("\r\u{1B}[K" + text)
     }
 
-    private func seconds() -> Double {
-        var spec = timespec()
-        clock_gettime(CLOCK_MONOTONIC, &spec)
-        return Double(spec.tv_sec) + Double(spec.tv_nsec) / 1e9
-    }
 }
 
