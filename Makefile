@@ -7,7 +7,7 @@ TESTFLAGS := -c release -Xswiftc -enable-testing --scratch-path .build-test
 BIN       := .build/release/transit
 DEMO_DB   := demo.sqlite
 
-.PHONY: build test demo bench bench-import bench-queries bench-list faults fuzz sanitize clean
+.PHONY: build test demo bench bench-import bench-queries bench-list bench-feeds faults fuzz sanitize clean
 
 build:
 	$(SWIFT) build -c release --static-swift-stdlib
@@ -34,7 +34,7 @@ demo: build
 	@echo '$$ transit search "gorli strasse" --explain'
 	@$(BIN) search "gorli strasse" --explain --db $(DEMO_DB)
 
-bench: build bench-import bench-queries bench-list
+bench: build bench-import bench-queries bench-list bench-feeds
 
 bench-import: build
 	scripts/bench-import.sh
@@ -44,6 +44,11 @@ bench-queries: build
 
 bench-list: build
 	scripts/bench-list.sh
+
+# Several feeds: adding the large feed beside two others vs into an empty database, removing it,
+# and the query benchmarks with and without the other feeds.
+bench-feeds: build
+	scripts/bench-feeds.sh
 
 # Imports of the large feed killed at random moments (kill -9), 20 times.
 faults: build

@@ -1,4 +1,5 @@
 import Foundation
+import FetchRequest
 
 /// The result of running a command: exit status (128 + the signal when a signal ended it), stdout
 /// and stderr.
@@ -139,4 +140,46 @@ public func fileFingerprint(_ path: String) -> UInt64? {
         hash = hash &* 0x100000001b3
     }
     return hash
+}
+
+/// A fingerprint of what a database holds, not of its bytes: every table's name and every row in
+/// the table's key order, after `PRAGMA integrity_check` says `ok` (else the fingerprint is the
+/// check's complaint). A transaction rolled back, or killed before its commit, leaves it unchanged
+/// even though SQLite may have rewritten the file's header.
+public func databaseFingerprint(_ path: String) -> String? {
+    guard FileManager.default.fileExists(atPath: path),
+          let database = try? Database(path: path, mode: .readOnly) else { return nil }
+    do {
+        let integrity = try database.integrityCheck()
+        guard integrity == ["ok"] else { return "integrity_check: " + integrity.joined(separator: "; ") }
+        var tables: [String] = []
+        let master = Query(table: "sqlite_master").select(Column("name"))
+            .filter(Column("type") == "table").sorted(by: [Column("name").ascending])
+        try database.forEachRow(SQLGenerator.prepare(master)) { tables.append($0.string(0)) }
+        var hash: UInt64 = 0xcbf29ce484222325
+        func mix(_ text: String) {
+            for byte in text.utf8 {
+                hash ^= UInt64(byte)
+                hash = hash &* 0x100000001b3
+            }
+            hash ^= 0xFF
+            hash = hash &* 0x100000001b3
+        }
+        var summary: [String] = []
+        for table in tables {
+            var rows = 0
+            try database.forEachRow(SQLGenerator.prepare(Query(table: table))) { row in
+                rows += 1
+                var index = 0
+                while index < row.count {
+                    mix(row.value(index).literalDescription)
+                    index += 1
+                }
+            }
+            summary.append("\(table):\(rows)")
+        }
+        return summary.joined(separator: " ") + " #" + String(hash, radix: 16)
+    } catch {
+        return "unreadable: \(error)"
+    }
 }

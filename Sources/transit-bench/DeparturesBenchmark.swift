@@ -13,19 +13,16 @@ enum DeparturesBenchmark {
         var generator = SeededGenerator(seed: seed)
         var stops: [(Double, Double)] = []
         try transit.database.forEachRow(SQLGenerator.prepare(
-            Query(table: "stops").select(Column("stop_lat"), Column("stop_lon")).filter(Column("location_type") == 0))) {
+            Query(table: "stops").select(Column("stop_lat"), Column("stop_lon")).filter(Column("location_type") == 0).filter(try sampledStops(transit)))) {
             stops.append(($0.double(0), $0.double(1)))
         }
-        var firstDate = 0
-        try transit.database.forEachRow(SQLGenerator.prepare(Query(table: "calendar").select([SelectedProperty(Column("start_date").min)]))) {
-            firstDate = $0.int(0)
-        }
-        let start = ServiceDate(yyyymmdd: firstDate)!
+        let feed = transit.feeds.first { $0.name == sampledFeed } ?? transit.feeds[0]
+        let start = feed.serviceDates!.lowerBound
         let queries: [(lat: Double, lon: Double, instant: Int)] = (0..<count).map { _ in
             let (lat, lon) = stops[Int.random(in: 0..<stops.count, using: &generator)]
             let date = start.adding(days: Int.random(in: 7..<35, using: &generator))
             let minute = Int.random(in: (5 * 60)...(23 * 60), using: &generator)
-            let instant = transit.timeZone.instant(ofLocal: date, hour: minute / 60, minute: minute % 60, second: 0)
+            let instant = feed.timeZone.instant(ofLocal: date, hour: minute / 60, minute: minute % 60, second: 0)
             return (lat + Double.random(in: -0.002...0.002, using: &generator), lon + Double.random(in: -0.003...0.003, using: &generator), instant)
         }
         let shipped = try timeEach(queries) { query in
@@ -33,13 +30,13 @@ enum DeparturesBenchmark {
             nearby.radius = 500
             nearby.platforms = true
             nearby.limit = 0
-            let keys = try nearby.run(on: transit.database).map(\.stop.key)
+            let keys = try nearby.run(on: transit).map(\.stop.key)
             return try DeparturesQuery(stopKeys: keys, start: query.instant, duration: 1200).run(on: transit).count
         }
         let article = try timeEach(queries) { query in
             // The article's shape: the window test as a correlated COUNT per stop in the box.
             let box = Geo.boundingBox(latitude: query.lat, longitude: query.lon, radius: 500)
-            let servedInWindow = SQLPredicate.count(of: Query(table: "stop_times", alias: "served")
+            let servedInWindow = SQLPredicate.count(of: Query(table: feed.tables.stopTimes, alias: "served")
                 .filter(Column("stop", of: "served") == Column("id", of: "box"))
                 .filter(Column("departure", of: "served").between(.variable("from"), and: .variable("to"))), .greater, 0)
             let stopsInBox = Query(table: "stops", alias: "box").select(Column("id", of: "box"))
@@ -48,7 +45,7 @@ enum DeparturesBenchmark {
                 .filter(Column("location_type", of: "box") == 0)
                 .filter(servedInWindow)
             let departures = DeparturesQuery(stopKeys: [0], start: query.instant, duration: 1200)
-            return try departures.run(on: transit, request: departures.requestPerServiceDate(stops: Column("stop", of: "st").isIn(stopsInBox)))
+            return try departures.run(on: transit, feed: feed, request: departures.requestPerServiceDate(feed: feed.tables, stops: Column("stop", of: "st").isIn(stopsInBox)))
                 .count
         }
         print("departures --near, radius 500 m, 20-minute window, \(count) seeded random queries 05:00-23:00:")

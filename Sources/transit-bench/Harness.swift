@@ -1,4 +1,5 @@
 import FetchRequest
+import GTFS
 #if canImport(Glibc)
 import Glibc
 #endif
@@ -57,4 +58,13 @@ func report(_ name: String, _ result: (micros: [Double], rows: Int)) {
     let padded = name + String(repeating: " ", count: max(1, 44 - name.count))
     print(padded + "median " + oneDecimal(median(result.micros)) + " µs   p90 " + oneDecimal(percentile(result.micros, 90))
           + " µs   (\(result.micros.count) queries, \(result.rows) rows)")
+}
+
+/// The stops queries are drawn from: every stop, or with a FEED argument that feed's only.
+func sampledStops(_ transit: TransitDatabase) throws -> SQLPredicate {
+    guard let name = sampledFeed else { return .all }
+    guard let feed = transit.feeds.first(where: { $0.name == name }) else {
+        throw TransitError.unknownFeed(name: name, known: transit.feeds.map(\.name))
+    }
+    return Column("id").between(feed.keys.lowerBound, and: feed.keys.upperBound)
 }

@@ -14,7 +14,7 @@ enum NearbyBenchmark {
         var generator = SeededGenerator(seed: seed)
         var stops: [(Double, Double)] = []
         try transit.database.forEachRow(SQLGenerator.prepare(
-            Query(table: "stops").select(Column("stop_lat"), Column("stop_lon")).filter(Column("stop_lat").isNotNull))) {
+            Query(table: "stops").select(Column("stop_lat"), Column("stop_lon")).filter(Column("stop_lat").isNotNull).filter(try sampledStops(transit)))) {
             stops.append(($0.double(0), $0.double(1)))
         }
         let points: [(Double, Double)] = (0..<count).map { _ in
@@ -30,7 +30,7 @@ enum NearbyBenchmark {
         let module = try timeEach(points) { point in
             var query = NearbyStopsQuery(latitude: point.0, longitude: point.1)
             query.radius = 800
-            return try query.run(on: transit.database).count
+            return try query.run(on: transit).count
         }
         // The floor: the SQL the module generated, prepared once through the C API.
         let sql = try NearbyStopsQuery(latitude: 0, longitude: 0).candidates().sql

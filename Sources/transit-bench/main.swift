@@ -1,14 +1,17 @@
-/// transit-bench KIND DATABASE [COUNT] [SEED]: in-process query benchmarks for `make bench`.
+/// transit-bench KIND DATABASE [COUNT] [SEED] [FEED]: in-process query benchmarks for `make bench`.
+/// With FEED, the random queries are drawn from that feed's stops (so a database holding other
+/// feeds beside it is asked the same questions as one holding it alone).
 #if canImport(Glibc)
 import Glibc
 #endif
 let arguments = CommandLine.arguments
 guard arguments.count >= 3 else {
-    print("usage: transit-bench nearby|departures|search DATABASE [COUNT] [SEED]")
+    print("usage: transit-bench nearby|departures|search DATABASE [COUNT] [SEED] [FEED]")
     exit(64)
 }
 let count = arguments.count > 3 ? Int(arguments[3]) ?? 2000 : 2000
 let seed = arguments.count > 4 ? UInt64(arguments[4]) ?? 42 : 42
+let sampledFeed = arguments.count > 5 ? arguments[5] : nil
 do {
     switch arguments[1] {
     case "nearby": try NearbyBenchmark.run(database: arguments[2], count: count, seed: seed)

@@ -1,7 +1,7 @@
 // The import engine behind `transit import`, which validates the command line and then runs this
 // program in its own place (exec), so only imports load ZIPFoundation and Foundation.
 //
-//     transit-import FEED --db PATH [--quiet] [--timings]
+//     transit-import FEED --db PATH [--feed NAME] [--quiet] [--timings]
 import GTFS
 import GTFSZip
 #if canImport(Glibc)
@@ -10,6 +10,7 @@ import Glibc
 
 var feed: String?
 var database = "transit.sqlite"
+var feedName: String?
 var quiet = false
 var timings = false
 var arguments = CommandLine.arguments.dropFirst()
@@ -18,6 +19,7 @@ while let argument = arguments.popFirst() {
     case "--db":
         guard let value = arguments.popFirst() else { break }
         database = value
+    case "--feed": feedName = arguments.popFirst()
     case "--quiet": quiet = true
     case "--timings": timings = true
     default: feed = argument
@@ -29,9 +31,13 @@ guard let feed else {
 }
 let progress = quiet || isatty(2) == 0 ? nil : TerminalProgress()
 do {
-    let report = try Importer(feedPath: feed, databasePath: database, progress: progress, openFeed: openFeedOrZip(at:)).run()
+    let report = try Importer(feedPath: feed, databasePath: database, feedName: feedName, progress: progress, openFeed: openFeedOrZip(at:)).run()
     progress?.clear()
     if !quiet { writeToStandardOutput(ImportSummary(report: report, databasePath: database, showTimings: timings).text + "\n") }
+} catch let interrupted as Interrupted {
+    // Rolled back: the database holds the feeds it held. Exit as the signal would have.
+    progress?.clear()
+    exit(128 + interrupted.signal)
 } catch {
     progress?.clear()
     writeToStandardError("Error: \(error)\n")

@@ -10,13 +10,13 @@ struct DeparturesCommand: ParsableCommand {
         commandName: "departures",
         abstract: "List what leaves soon from a stop or near a point.",
         discussion: """
-            Times are wall-clock times in the feed's agency time zone. A departure is listed when its moment (noon of its service date minus 12 hours, plus its GTFS time) is within [--at, --at + --within]: trips of yesterday's service running past midnight count, and calendar_dates additions and removals apply. Rows where boarding is not allowed (pickup_type 1) and the last stop of each trip are left out.
+            Times are wall-clock times in the agency time zone of the feeds asked (--at may also carry a UTC offset or Z; it must when those feeds are in different zones); each departure is shown in its own feed's zone. A departure is listed when its moment (noon of its service date minus 12 hours, plus its GTFS time) is within [--at, --at + --within]: trips of yesterday's service running past midnight count, and calendar_dates additions and removals apply. Rows where boarding is not allowed (pickup_type 1) and the last stop of each trip are left out.
             Examples: transit departures --stop HBF --at "2026-03-02 08:00"
                       transit departures --near 54.687,25.28 --radius 400 --within 10
             """
     )
 
-    @Option(name: .long, help: ArgumentHelp("Departures from this stop_id (a station includes its platforms).", valueName: "id"))
+    @Option(name: .long, help: ArgumentHelp("Departures from this stop: stop_id, or FEED:stop_id when several feeds have it (a station includes its platforms).", valueName: "id"))
     var stop: String?
 
     @Option(name: .long, parsing: .unconditional, help: ArgumentHelp("Departures from the boarding points near LAT,LON.", valueName: "lat,lon"))
@@ -25,7 +25,7 @@ struct DeparturesCommand: ParsableCommand {
     @Option(name: .long, parsing: .unconditional, help: "With --near: the radius in metres (default 500, above 0, at most 100000).")
     var radius: Double?
 
-    @Option(name: .long, help: ArgumentHelp("Start of the window, \"YYYY-MM-DD HH:MM[:SS]\" in the agency's time zone (default: now).", valueName: "time"))
+    @Option(name: .long, help: ArgumentHelp("Start of the window, \"YYYY-MM-DD HH:MM[:SS]\" in the agency's time zone, or with an offset (2025-06-01T08:00+02:00, ...Z) (default: now).", valueName: "time"))
     var at: String?
 
     @Option(name: .long, parsing: .unconditional, help: "Length of the window in minutes (0 to 10080).")
@@ -55,7 +55,7 @@ struct DeparturesCommand: ParsableCommand {
 
     func run() throws {
         let transit = try options.open()
-        let stopKeys: [Int]
+        var stopKeys: [Int]
         if let stop {
             do {
                 stopKeys = try transit.boardingKeys(forStopID: stop)
@@ -68,28 +68,63 @@ struct DeparturesCommand: ParsableCommand {
             nearby.radius = radius ?? 500
             nearby.platforms = true
             nearby.limit = 0
-            stopKeys = try nearby.run(on: transit.database).map(\.stop.key)
+            stopKeys = try nearby.run(on: transit).map(\.stop.key)
         }
-        let start = try at.map { try WallClockTime($0).instant(in: transit.timeZone) } ?? Int(time(nil))
+        // The feeds being asked: those of the stops, in name order; their zone reads an offset-less --at.
+        let askedFeeds = transit.selectedFeeds.filter { feed in stopKeys.contains { FeedKeys.feed(of: $0) == feed.key } }
+        let zone = (askedFeeds.first ?? transit.selectedFeeds.first)?.timeZone ?? AgencyTimeZone(identifier: "UTC")!
+        let start: Int
+        if let at {
+            let time = try WallClockTime(at)
+            if time.utcOffsetSeconds == nil {
+                let zones = askedFeeds.map(\.timeZone.identifier).reduce(into: [String]()) { if !$0.contains($1) { $0.append($1) } }
+                if zones.count > 1 {
+                    let feeds = askedFeeds.map { "\($0.name): \($0.timeZone.identifier)" }.joined(separator: ", ")
+                    throw ValidationError("--at has no UTC offset and the feeds asked are in different time zones (\(feeds)); give one, like \(time.example(offset: "+02:00")) or \(time.example(offset: "Z"))")
+                }
+            }
+            start = time.instant(in: zone)
+        } else {
+            start = Int(time(nil))
+        }
         var query = DeparturesQuery(stopKeys: stopKeys, start: start, duration: within * 60)
         query.limit = limit
-        let departures = try query.run(on: transit).map { ShownDeparture(departure: $0, from: start, zone: transit.timeZone) }
-        let local = transit.timeZone.localTime(of: start)
+        let zones = Dictionary(uniqueKeysWithValues: transit.feeds.map { ($0.name, $0.timeZone) })
+        let departures = try query.run(on: transit).map { ShownDeparture(departure: $0, from: start, zone: zones[$0.feed] ?? zone) }
+        let local = zone.localTime(of: start)
         let place = stop.map { "stop \($0)" } ?? "\(formatDistance(radius ?? 500)) of \(near!)"
-        options.write(departures, emptyMessage: "No departures from \(place) between \(local.hourMinute) and \(transit.timeZone.localTime(of: start + within * 60).hourMinute) on \(local.date)")
+        options.write(departures, from: transit, emptyMessage: "No departures from \(place) between \(local.hourMinute) and \(zone.localTime(of: start + within * 60).hourMinute) on \(local.date)")
     }
 }
 
-/// A time typed by the user, `YYYY-MM-DD HH:MM[:SS]` (or with a `T`), read in the agency's zone.
+/// A time typed by the user: `YYYY-MM-DD HH:MM[:SS]` (or with a `T`), read in the zone of the
+/// feeds asked, or ISO 8601 with a UTC offset (`+02:00`, `-0500`, `+02`) or `Z`, an instant anywhere.
 struct WallClockTime {
     let date: ServiceDate
     let hour: Int
     let minute: Int
     let second: Int
+    /// The offset typed, in seconds east of UTC; nil when none was (read in the feed's zone).
+    let utcOffsetSeconds: Int?
 
     init(_ text: String) throws {
-        let parts = text.trimmingSpaces.split(whereSeparator: { $0 == " " || $0 == "T" })
-        let problem = ValidationError("--at takes \"YYYY-MM-DD HH:MM\" or \"YYYY-MM-DD HH:MM:SS\", got '\(text)'")
+        let problem = ValidationError("--at takes \"YYYY-MM-DD HH:MM[:SS]\" in the feed's time zone, or ISO 8601 with an offset (2025-06-01T08:00+02:00, 2025-06-01T06:00Z); got '\(text)'")
+        var trimmed = Substring(text.trimmingSpaces)
+        var offset: Int?
+        if trimmed.hasSuffix("Z") || trimmed.hasSuffix("z") {
+            offset = 0
+            trimmed = trimmed.dropLast()
+        } else if let sign = trimmed.lastIndex(where: { $0 == "+" || $0 == "-" }),
+                  let clockStart = trimmed.firstIndex(where: { $0 == " " || $0 == "T" }), sign > clockStart {
+            let digits = trimmed[trimmed.index(after: sign)...].filter { $0 != ":" }
+            guard digits.count == 2 || digits.count == 4, digits.allSatisfy({ $0.isASCII && $0.isNumber }),
+                  trimmed[trimmed.index(after: sign)...].filter({ $0 == ":" }).count <= (digits.count == 4 ? 1 : 0),
+                  let hours = Int(digits.prefix(2)), let minutes = Int(digits.dropFirst(2).isEmpty ? "0" : String(digits.dropFirst(2))),
+                  hours <= 18, minutes < 60 else { throw problem }
+            offset = (trimmed[sign] == "-" ? -1 : 1) * (hours * 3600 + minutes * 60)
+            trimmed = trimmed[..<sign]
+        }
+        let parts = trimmed.split(whereSeparator: { $0 == " " || $0 == "T" })
         guard parts.count == 2 else { throw problem }
         let day = parts[0].split(separator: "-", omittingEmptySubsequences: false)
         let clock = parts[1].split(separator: ":", omittingEmptySubsequences: false)
@@ -107,10 +142,18 @@ struct WallClockTime {
         self.hour = hour
         self.minute = minute
         self.second = second
+        self.utcOffsetSeconds = offset
     }
 
+    /// The instant it names: with an offset, that instant; without, the wall-clock time in `zone`.
     func instant(in zone: AgencyTimeZone) -> Int {
-        zone.instant(ofLocal: date, hour: hour, minute: minute, second: second)
+        guard let utcOffsetSeconds else { return zone.instant(ofLocal: date, hour: hour, minute: minute, second: second) }
+        return (date.dayNumber * 86_400 + hour * 3600 + minute * 60 + second) - utcOffsetSeconds
+    }
+
+    /// This time written with `offset`, for messages.
+    func example(offset: String) -> String {
+        "\(date)T\(GTFSTime.twoDigitsPublic(hour)):\(GTFSTime.twoDigitsPublic(minute))\(offset)"
     }
 }
 
@@ -119,6 +162,8 @@ struct ShownDeparture: OutputRecord {
     let departure: Departure
     let minutes: Int
     let local: LocalTime
+
+    var feed: String { departure.feed }
 
     init(departure: Departure, from start: Int, zone: AgencyTimeZone) {
         self.departure = departure

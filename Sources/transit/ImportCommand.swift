@@ -4,7 +4,8 @@ import GTFS
 import Glibc
 #endif
 
-/// `transit import FEED`: a `.zip` or folder becomes the database, atomically.
+/// `transit import FEED`: a `.zip` or folder is added to the database (or replaces the feed of the
+/// same name), atomically.
 ///
 /// The work is done by `transit-import`, installed beside `transit`, which this command runs in its
 /// own place (exec: same process id, so Ctrl-C and exit codes behave as if it ran here). Keeping
@@ -12,14 +13,19 @@ import Glibc
 struct ImportCommand: ParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "import",
-        abstract: "Import a GTFS feed (.zip or folder) into the database.",
+        abstract: "Add a GTFS feed (.zip or folder) to the database, or replace the feed of the same name.",
         discussion: """
-            The database is written beside the target and renamed over it only when the import succeeds: on any error, Ctrl-C or kill, the previous database is left as it was. Rows that reference unknown stops or trips, and duplicate ids, are skipped and counted in the summary.
+            A database holds any number of feeds. The feed is stored under --feed NAME (default: the file or folder name without extension, lowercased, other characters than a-z 0-9 - _ turned into -); importing under a name the database has replaces that feed, and the other feeds are not touched. All or nothing: on any error, Ctrl-C or kill -9, the database holds exactly the feeds it held before. Rows that reference unknown stops or trips, and duplicate ids, are skipped and counted in the summary.
+            Examples: transit import vilnius.zip
+                      transit import "Caltrain 2017.zip" --feed caltrain
             """
     )
 
     @Argument(help: ArgumentHelp("The GTFS feed: a .zip file or a folder of .txt files.", valueName: "feed"))
-    var feed: String
+    var source: String
+
+    @Option(name: .long, help: ArgumentHelp("The feed's name in the database (a-z 0-9 - _; default: from the file name).", valueName: "name"))
+    var feed: String?
 
     @OptionGroup var database: DatabaseOptions
 
@@ -29,9 +35,18 @@ struct ImportCommand: ParsableCommand {
     @Flag(name: .long, help: "Add the seconds each step took to the summary.")
     var timings = false
 
+    /// The name the feed gets.
+    var feedName: String { feed ?? FeedName.derived(fromSource: source) }
+
+    func validate() throws {
+        guard FeedName.isValid(feedName) else {
+            throw ValidationError("--feed '\(feedName)' is not a feed name: use only \(FeedName.alphabet)")
+        }
+    }
+
     func run() throws {
         let engine = try ImportCommand.enginePath()
-        var arguments = [engine, feed, "--db", database.path]
+        var arguments = [engine, source, "--db", database.path, "--feed", feedName]
         if quiet { arguments.append("--quiet") }
         if timings { arguments.append("--timings") }
         let cArguments = arguments.map { strdup($0) } + [nil]

@@ -8,7 +8,7 @@ struct ListCommand: ParsableCommand {
         commandName: "list",
         abstract: "Stream a table (stops, routes, trips, stop-times) as CSV or JSON.",
         discussion: """
-            Rows are stepped one at a time from a single statement and written as they come, so memory stays flat and output starts at once even for millions of stop times. Ids are the feed's own; times are HH:MM:SS. --where FIELD=VALUE keeps rows whose FIELD equals VALUE (repeat it to combine).
+            Rows are stepped one at a time from a single statement and written as they come, so memory stays flat and output starts at once even for millions of stop times. Ids are the feed's own, with the feed's name in the first column; times are HH:MM:SS. Feeds come one after another, by name; --feed NAME keeps those feeds. --where FIELD=VALUE keeps rows whose FIELD equals VALUE (repeat it to combine).
             Examples: transit list stop-times --where trip_id=T1
                       transit list stops --where location_type=1 --format json
             """
@@ -26,6 +26,8 @@ struct ListCommand: ParsableCommand {
     @Flag(name: .long, help: "Print the SQL, its values and SQLite's plan on stderr.")
     var explain = false
 
+    @OptionGroup var feeds: FeedOptions
+
     @OptionGroup var database: DatabaseOptions
 
     enum ListFormat: String, ExpressibleByArgument, CaseIterable { case csv, json }
@@ -34,7 +36,7 @@ struct ListCommand: ParsableCommand {
         guard let listing = TableListing.all[table] else {
             throw ValidationError("unknown table '\(table)'; list one of stops, routes, trips, stop-times")
         }
-        do { _ = try listing.query(where: self.where) } catch let error as TableListing.UnknownField {
+        do { _ = try listing.validate(where: self.where) } catch let error as TableListing.UnknownField {
             throw ValidationError(error.description)
         }
     }
@@ -42,13 +44,16 @@ struct ListCommand: ParsableCommand {
     func run() throws {
         let listing = TableListing.all[table]!
         let transit = try openTransitDatabase(path: database.path, explain: explain)
+        try feeds.apply(to: transit)
         let writer = StreamWriter()
         let rows = TableRowWriter(listing: listing, writer: writer, format: format)
         rows.begin()
-        // Each row is written as soon as SQLite hands it over: nothing is collected.
-        try transit.database.forEachRow(SQLGenerator.prepare(try listing.query(where: self.where))) { row in
-            guard !writer.failed else { throw StreamClosed() }
-            rows.write(row)
+        // Feed after feed, by name; each row is written as soon as SQLite hands it over: nothing is collected.
+        for feed in transit.selectedFeeds {
+            try transit.database.forEachRow(SQLGenerator.prepare(try listing.query(for: feed, where: self.where))) { row in
+                guard !writer.failed else { throw StreamClosed() }
+                rows.write(row)
+            }
         }
         rows.end()
         writer.flush()

@@ -36,8 +36,8 @@ struct NearbyCommand: ParsableCommand {
         query.radius = radius
         query.limit = listing.limit
         query.platforms = listing.platforms
-        let stops = try query.run(on: transit.database)
-        options.write(stops, emptyMessage: "No stops within \(formatDistance(radius)) of \(formatDecimal(coordinate.latitude, decimals: 6)), \(formatDecimal(coordinate.longitude, decimals: 6))")
+        let stops = try query.run(on: transit)
+        options.write(stops, from: transit, emptyMessage: "No stops within \(formatDistance(radius)) of \(formatDecimal(coordinate.latitude, decimals: 6)), \(formatDecimal(coordinate.longitude, decimals: 6))")
     }
 }
 

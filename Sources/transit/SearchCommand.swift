@@ -31,14 +31,15 @@ struct SearchCommand: ParsableCommand {
         var query = try StopSearchQuery(text: text)
         query.limit = listing.limit
         query.platforms = listing.platforms
-        let stops = try query.run(on: transit.database)
-        options.write(stops.map(FoundStop.init), emptyMessage: "No stop name matches \"\(text)\"")
+        let stops = try query.run(on: transit)
+        options.write(stops.map { FoundStop(stop: $0, feed: transit.feedName(ofKey: $0.key)) }, from: transit, emptyMessage: "No stop name matches \"\(text)\"")
     }
 }
 
 /// A stop as `search` prints it.
 struct FoundStop: OutputRecord {
     let stop: Stop
+    let feed: String
     static let fieldNames = ["stop_id", "name", "lat", "lon"]
     var fieldValues: [OutputValue] {
         [.text(stop.stopID), .text(stop.name), stop.latitude.map { .number($0, decimals: 7) } ?? .null,

@@ -8,7 +8,7 @@ import Glibc
 struct StatsCommand: ParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "stats",
-        abstract: "Show an overview of the feed: rows, dates, times, the busiest stops.",
+        abstract: "Show an overview of the feeds: rows, dates, times, the busiest stops.",
         discussion: """
             Rows per table, the service date range, the earliest and latest departure time, and the ten busiest stops by departures on --date (default: today in the agency's time zone, or the feed's first service date when today is outside it). With --stop ID, the departures of that stop per hour of the service day, as a bar chart (numbers in JSON and CSV).
             """
@@ -37,19 +37,20 @@ struct StatsCommand: ParsableCommand {
 
     func run() throws {
         let transit = try options.open()
-        let statistics = try FeedStatistics(database: transit.database)
-        var day = date.flatMap(StatsCommand.parseDate) ?? transit.timeZone.localTime(of: Int(time(nil))).date
+        let statistics = try FeedStatistics(transit: transit)
+        let zone = transit.selectedFeeds.first?.timeZone ?? AgencyTimeZone(identifier: "UTC")!
+        var day = date.flatMap(StatsCommand.parseDate) ?? zone.localTime(of: Int(time(nil))).date
         if date == nil, let range = statistics.serviceDates, !range.contains(day) { day = range.lowerBound }
-        let busiest = try FeedStatistics.busiestStops(on: day, limit: 10, database: transit.database)
+        let busiest = try FeedStatistics.busiestStops(on: day, limit: 10, transit: transit)
         var hourly: [(hour: Int, departures: Int)]?
         if let stop {
             do {
-                hourly = try FeedStatistics.departuresPerHour(on: day, stopKeys: try transit.boardingKeys(forStopID: stop), database: transit.database)
+                hourly = try FeedStatistics.departuresPerHour(on: day, stopKeys: try transit.boardingKeys(forStopID: stop), transit: transit)
             } catch let error as TransitError {
                 throw ValidationError(error.description)
             }
         }
-        let report = StatsReport(statistics: statistics, date: day, busiest: busiest, stop: stop, hourly: hourly)
+        let report = StatsReport(feeds: transit.selectedFeeds.map(\.name), statistics: statistics, date: day, busiest: busiest, stop: stop, hourly: hourly)
         switch options.format {
         case .json: writeToStandardOutput(report.json)
         case .csv: writeToStandardOutput(report.csv)
@@ -60,14 +61,16 @@ struct StatsCommand: ParsableCommand {
 
 /// The overview in each format.
 struct StatsReport {
+    /// The names of the feeds counted.
+    let feeds: [String]
     let statistics: FeedStatistics
     let date: ServiceDate
-    let busiest: [(stopID: String, name: String, departures: Int)]
+    let busiest: [(feed: String, stopID: String, name: String, departures: Int)]
     let stop: String?
     let hourly: [(hour: Int, departures: Int)]?
 
     var table: String {
-        var lines = ["Rows"]
+        var lines = ["Feeds  " + (feeds.isEmpty ? "none" : feeds.joined(separator: ", ")), "", "Rows"]
         let width = FeedStatistics.tables.map(\.count).max() ?? 0
         for (table, rows) in statistics.rowCounts {
             let count = formatCount(rows)
@@ -82,7 +85,8 @@ struct StatsReport {
         lines.append("Busiest stops on \(date) (departures)")
         if busiest.isEmpty { lines.append("  no service runs on \(date)") }
         for (rank, stop) in busiest.enumerated() {
-            lines.append(String(repeating: " ", count: rank < 9 ? 3 : 2) + "\(rank + 1). " + stop.name + " (" + stop.stopID + ")  " + formatCount(stop.departures))
+            let id = feeds.count > 1 ? stop.feed + ":" + stop.stopID : stop.stopID
+            lines.append(String(repeating: " ", count: rank < 9 ? 3 : 2) + "\(rank + 1). " + stop.name + " (" + id + ")  " + formatCount(stop.departures))
         }
         if let hourly, let stop {
             lines.append("")
@@ -99,6 +103,7 @@ struct StatsReport {
 
     var json: String {
         var parts: [String] = []
+        parts.append("\"feeds\": [" + feeds.map(JSONText.quote).joined(separator: ", ") + "]")
         parts.append("\"rows\": {" + statistics.rowCounts.map { JSONText.quote($0.table) + ": " + String($0.rows) }.joined(separator: ", ") + "}")
         if let dates = statistics.serviceDates {
             parts.append("\"service_dates\": {\"first\": \"\(dates.lowerBound)\", \"last\": \"\(dates.upperBound)\"}")
@@ -108,7 +113,7 @@ struct StatsReport {
         }
         parts.append("\"date\": \"\(date)\"")
         parts.append("\"busiest_stops\": [" + busiest.map {
-            "{\"stop_id\": " + JSONText.quote($0.stopID) + ", \"name\": " + JSONText.quote($0.name) + ", \"departures\": " + String($0.departures) + "}"
+            "{\"feed\": " + JSONText.quote($0.feed) + ", \"stop_id\": " + JSONText.quote($0.stopID) + ", \"name\": " + JSONText.quote($0.name) + ", \"departures\": " + String($0.departures) + "}"
         }.joined(separator: ", ") + "]")
         if let hourly, let stop {
             parts.append("\"stop_id\": " + JSONText.quote(stop))
@@ -120,12 +125,13 @@ struct StatsReport {
     /// One row per figure: section, name, value.
     var csv: String {
         var rows = ["section,name,value"]
+        for feed in feeds { rows.append("feeds,feed," + OutputValue.text(feed).csv) }
         for (table, count) in statistics.rowCounts { rows.append("rows,\(table),\(count)") }
         if let dates = statistics.serviceDates { rows += ["service_dates,first,\(dates.lowerBound)", "service_dates,last,\(dates.upperBound)"] }
         if let times = statistics.departureTimes {
             rows += ["departure_times,earliest,\(GTFSTime.format(times.lowerBound))", "departure_times,latest,\(GTFSTime.format(times.upperBound))"]
         }
-        for stop in busiest { rows.append("busiest_stops \(date)," + OutputValue.text(stop.stopID).csv + ",\(stop.departures)") }
+        for stop in busiest { rows.append("busiest_stops \(date)," + OutputValue.text(stop.feed + ":" + stop.stopID).csv + ",\(stop.departures)") }
         for (hour, departures) in hourly ?? [] { rows.append("departures_per_hour \(date),\(hour),\(departures)") }
         return rows.joined(separator: "\r\n") + "\r\n"
     }

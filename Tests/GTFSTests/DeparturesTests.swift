@@ -24,14 +24,14 @@ final class DeparturesTests: XCTestCase {
         let transit = database ?? self.transit!
         let day = try XCTUnwrap(ServiceDate(gtfs: date.replacingOccurrences(of: "-", with: "")))
         let parts = time.split(separator: ":").map { Int($0)! }
-        let start = transit.timeZone.instant(ofLocal: day, hour: parts[0], minute: parts[1], second: parts.count > 2 ? parts[2] : 0)
+        let start = transit.feeds[0].timeZone.instant(ofLocal: day, hour: parts[0], minute: parts[1], second: parts.count > 2 ? parts[2] : 0)
         var query = DeparturesQuery(stopKeys: try transit.boardingKeys(forStopID: stopID), start: start, duration: minutes * 60)
         query.limit = limit
         return try query.run(on: transit)
     }
 
     private func summary(_ departures: [Departure]) -> [String] {
-        departures.map { "\($0.tripID)@\($0.stopID) \(transit.timeZone.localTime(of: $0.instant).iso8601) \($0.serviceDate) \(GTFSTime.format($0.gtfsTime))" }
+        departures.map { "\($0.tripID)@\($0.stopID) \(transit.feeds[0].timeZone.localTime(of: $0.instant).iso8601) \($0.serviceDate) \(GTFSTime.format($0.gtfsTime))" }
     }
 
     func testWindowCrossingMidnightListsBothSides() throws {
@@ -113,7 +113,7 @@ final class DeparturesTests: XCTestCase {
         try Importer(feedPath: feed, databasePath: directory.file("order.sqlite")).run()
         let database = try TransitDatabase(path: directory.file("order.sqlite"))
         let day = ServiceDate(year: 2026, month: 3, day: 2)!
-        let start = database.timeZone.instant(ofLocal: day, hour: 7, minute: 0, second: 0)
+        let start = database.feeds[0].timeZone.instant(ofLocal: day, hour: 7, minute: 0, second: 0)
         let keys = try database.boardingKeys(forStopID: "A") + database.boardingKeys(forStopID: "B")
         var query = DeparturesQuery(stopKeys: keys, start: start, duration: 2 * 3600)
         XCTAssertEqual(try query.run(on: database).map { "\($0.tripID)@\($0.stopID)" }, ["X@B", "X@A", "Z@A", "Y@B"])
@@ -154,9 +154,9 @@ final class DeparturesTests: XCTestCase {
         let feed = try fixture.write(to: directory, as: "frequencies")
         try Importer(feedPath: feed, databasePath: directory.file("frequencies.sqlite")).run()
         let database = try TransitDatabase(path: directory.file("frequencies.sqlite"))
-        XCTAssertTrue(database.hasFrequencies)
+        XCTAssertTrue(database.feeds[0].hasFrequencies)
         func times(_ stop: String, _ date: ServiceDate, _ hour: Int, _ minute: Int, within: Int) throws -> [String] {
-            let start = database.timeZone.instant(ofLocal: date, hour: hour, minute: minute, second: 0)
+            let start = database.feeds[0].timeZone.instant(ofLocal: date, hour: hour, minute: minute, second: 0)
             let query = DeparturesQuery(stopKeys: try database.boardingKeys(forStopID: stop), start: start, duration: within * 60)
             return try query.run(on: database).map { "\($0.tripID) \(GTFSTime.format($0.gtfsTime)) \($0.serviceDate)" }
         }
@@ -178,10 +178,10 @@ final class DeparturesTests: XCTestCase {
 
     func testPlanUsesTheStopDepartureIndex() throws {
         let query = DeparturesQuery(stopKeys: [1, 2, 3], start: 0, duration: 600)
-        let prepared = try SQLGenerator.prepare(query.requestPerServiceDate())
+        let prepared = try SQLGenerator.prepare(query.requestPerServiceDate(feed: transit.feeds[0].tables, stopKeys: query.stopKeys))
             .substituting(["date": 20260302, "from": 28800, "to": 30000, "limit": 20])
         let plan = try transit.database.queryPlan(prepared)
-        XCTAssertTrue(plan.tree.contains("SEARCH st USING INDEX stop_times_by_stop_departure (stop=? AND departure>? AND departure<?)"), plan.tree)
+        XCTAssertTrue(plan.tree.contains("SEARCH st USING INDEX stop_times_1_by_stop_departure (stop=? AND departure>? AND departure<?)"), plan.tree)
         XCTAssertEqual(plan.fullyScannedTables, [], plan.tree)
     }
 }

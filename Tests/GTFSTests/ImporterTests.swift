@@ -51,7 +51,7 @@ final class ImporterTests: XCTestCase {
         XCTAssertEqual(report.rows(in: "calendar_dates"), 3)
         XCTAssertEqual(report.skippedTotal, 0)
         let database = try open()
-        XCTAssertEqual(try database.count(Query(table: "stop_times")), 24)
+        XCTAssertEqual(try database.count(Query(table: "stop_times_1")), 24)
         XCTAssertEqual(try database.count(Query(table: "stops").filter(Column("location_type") == 1)), 1)
         XCTAssertEqual(try database.count(Query(table: "stops").filter(Column("parent").isNotNull)), 3)
     }
@@ -67,10 +67,10 @@ final class ImporterTests: XCTestCase {
             return names
         }
         XCTAssertEqual(try columns(of: "stops_by_location"), ["stop_lon", "stop_lat"])
-        XCTAssertEqual(try columns(of: "stop_times_by_stop_departure"), ["stop", "departure", "pickup_type"])
+        XCTAssertEqual(try columns(of: "stop_times_1_by_stop_departure"), ["stop", "departure", "pickup_type"])
         XCTAssertEqual(try columns(of: "stops_by_normalized_name"), ["normalized_name"])
         XCTAssertEqual(try columns(of: "sqlite_autoindex_stop_words_1"), ["word", "stop"])
-        XCTAssertEqual(try columns(of: "sqlite_autoindex_stop_times_1"), ["trip", "stop_sequence"])
+        XCTAssertEqual(try columns(of: "sqlite_autoindex_stop_times_1_1"), ["trip", "stop_sequence"])
     }
 
     func testTimesAreSecondsAndMissingTimesAreInterpolated() throws {
@@ -89,7 +89,7 @@ final class ImporterTests: XCTestCase {
                 """))
         let database = try open()
         var rows: [(Int, Int?, Int?, Int)] = []
-        try database.forEachRow(SQLGenerator.prepare(Query(table: "stop_times")
+        try database.forEachRow(SQLGenerator.prepare(Query(table: "stop_times_1")
             .select(Column("stop_sequence"), Column("arrival"), Column("departure"), Column("interpolated"))
             .sorted(by: [Column("stop_sequence").ascending]))) {
             rows.append(($0.int(0), $0.optionalInt(1), $0.optionalInt(2), $0.int(3)))
@@ -105,9 +105,9 @@ final class ImporterTests: XCTestCase {
         try importFeed(FeedFixture().with("stop_times.txt",
             "trip_id,arrival_time,departure_time,stop_id,stop_sequence\nT,08:00:00,,S1,1\nT,,08:05:00,S2,2\n"))
         let database = try open()
-        XCTAssertEqual(try integers(database, Query(table: "stop_times").select(Column("departure")).sorted(by: [Column("stop_sequence").ascending])),
+        XCTAssertEqual(try integers(database, Query(table: "stop_times_1").select(Column("departure")).sorted(by: [Column("stop_sequence").ascending])),
                        [8 * 3600, 8 * 3600 + 300])
-        XCTAssertEqual(try integers(database, Query(table: "stop_times").select(Column("arrival")).sorted(by: [Column("stop_sequence").ascending])),
+        XCTAssertEqual(try integers(database, Query(table: "stop_times_1").select(Column("arrival")).sorted(by: [Column("stop_sequence").ascending])),
                        [8 * 3600, 8 * 3600 + 300])
     }
 
@@ -188,11 +188,11 @@ final class ImporterTests: XCTestCase {
 
     func testFailedImportLeavesThePreviousDatabaseUnchangedAndNoTemporaryFile() throws {
         try importFeed(FeedFixture())
-        let before = fileFingerprint(directory.file("db.sqlite"))
+        let before = databaseFingerprint(directory.file("db.sqlite"))
         XCTAssertNotNil(before)
         let broken = FeedFixture().with("stop_times.txt", "trip_id,arrival_time,departure_time,stop_id,stop_sequence\nT,08:00:00,08:00:00,S1,1\nT,99:99:99,,S2,2\n")
         XCTAssertThrowsError(try importFeed(broken))
-        XCTAssertEqual(fileFingerprint(directory.file("db.sqlite")), before)
+        XCTAssertEqual(databaseFingerprint(directory.file("db.sqlite")), before)
         XCTAssertEqual(directory.contents(), ["db.sqlite", "feed", "feed2"], "no temporary file is left behind")
     }
 
@@ -211,9 +211,12 @@ final class ImporterTests: XCTestCase {
             metadata[$0.string(0)] = $0.string(1)
         }
         XCTAssertEqual(metadata["schema_version"], String(Schema.version))
-        XCTAssertEqual(metadata["agency_timezone"], "Europe/Berlin")
-        XCTAssertEqual(metadata["source"], directory.file("feed"))
-        XCTAssertNotNil(metadata["imported_at"])
+        let feeds = try database.fetch(FetchRequest<Feed>())
+        XCTAssertEqual(feeds.map(\.name), ["feed"], "named after its folder")
+        XCTAssertEqual(feeds.first?.timeZone.identifier, "Europe/Berlin")
+        XCTAssertEqual(feeds.first?.source, directory.file("feed"))
+        XCTAssertEqual(feeds.first?.importedAt.count, "2026-01-01T00:00:00Z".count)
+        XCTAssertEqual(feeds.first?.stopTimes, 3)
     }
 
     func testOtherSchemaVersionsAndForeignFilesAskForAReimport() throws {
@@ -222,11 +225,11 @@ final class ImporterTests: XCTestCase {
         do {
             let writable = try Database(path: path, mode: .readWrite)
             let update = try writable.makeStatement(UpdateDefinition("metadata", set: ["value"], where: "key").sql)
-            try update.bind([.text("0"), .text("schema_version")])
+            try update.bind([.text("99"), .text("schema_version")])
             try update.run()
         }
         XCTAssertThrowsError(try TransitDatabase(path: path)) { error in
-            XCTAssertEqual(error as? TransitError, .schemaMismatch(path: path, found: "0", expected: Schema.version))
+            XCTAssertEqual(error as? TransitError, .schemaMismatch(path: path, found: "99", expected: Schema.version))
             XCTAssertTrue("\(error)".contains("re-import it with `transit import FEED --db \(path)`"), "\(error)")
         }
         let plain = directory.file("plain.sqlite")
@@ -249,7 +252,7 @@ final class ImporterTests: XCTestCase {
             .with("calendar.txt", "service_id,monday,tuesday,wednesday,thursday,friday,saturday,sunday,start_date,end_date\nWD,1,0,0,0,0,0,0,20260101,20260131\n")
             .with("calendar_dates.txt", "service_id,date,exception_type\nWD,20260112,2\nWD,20260110,1\nONLY,20260101,1\n"))
         let database = try open()
-        let query = Query(table: "service_days").select(Column("date")).sorted(by: [Column("date").ascending])
+        let query = Query(table: "service_days_1").select(Column("date")).sorted(by: [Column("date").ascending])
         // Mondays of January 2026 (5, 12, 19, 26) without the 12th, plus the 10th and ONLY's day.
         XCTAssertEqual(try integers(database, query), [20260101, 20260105, 20260110, 20260119, 20260126])
     }

@@ -10,7 +10,7 @@ final class NearbyStopsTests: XCTestCase {
     override func tearDown() { directory = nil }
 
     /// A database whose stops are `stops` lines (`stop_id,stop_name,stop_lat,stop_lon[,location_type,parent_station]`).
-    private func database(stops: [String]) throws -> Database {
+    private func database(stops: [String]) throws -> TransitDatabase {
         let header = "stop_id,stop_name,stop_lat,stop_lon,location_type,parent_station\n"
         let lines = (stops + ["S1,First,52.5,13.4", "S2,Second,52.51,13.41", "S3,Third,52.52,13.42"]).map { line in
             line + String(repeating: ",", count: 5 - line.filter { $0 == "," }.count)
@@ -18,10 +18,10 @@ final class NearbyStopsTests: XCTestCase {
         let fixture = FeedFixture().with("stops.txt", header + lines.joined(separator: "\n") + "\n")
         let feed = try fixture.write(to: directory)
         try Importer(feedPath: feed, databasePath: directory.file("db.sqlite")).run()
-        return try TransitDatabase(path: directory.file("db.sqlite")).database
+        return try TransitDatabase(path: directory.file("db.sqlite"))
     }
 
-    private func nearby(_ database: Database, _ lat: Double, _ lon: Double, radius: Double = 500, limit: Int = 20,
+    private func nearby(_ database: TransitDatabase, _ lat: Double, _ lon: Double, radius: Double = 500, limit: Int = 20,
                         platforms: Bool = false) throws -> [String] {
         var query = NearbyStopsQuery(latitude: lat, longitude: lon)
         query.radius = radius
@@ -78,7 +78,7 @@ final class NearbyStopsTests: XCTestCase {
     }
 
     func testStationsStandForTheirPlatformsUnlessPlatformsAreAsked() throws {
-        let db = try TransitDatabase(path: try importDemo()).database
+        let db = try TransitDatabase(path: try importDemo())
         XCTAssertEqual(try nearby(db, 52.5250, 13.3690, radius: 100), ["HBF"])
         XCTAssertEqual(try nearby(db, 52.5250, 13.3690, radius: 100, platforms: true), ["HBF_1", "HBF_2"])
     }

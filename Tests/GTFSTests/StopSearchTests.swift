@@ -5,7 +5,8 @@ import TestSupport
 
 final class StopSearchTests: XCTestCase {
     private var directory: TemporaryDirectory!
-    private var database: Database!
+    private var transit: TransitDatabase!
+    private var database: Database { transit.database }
 
     override func setUpWithError() throws {
         directory = TemporaryDirectory()
@@ -32,11 +33,11 @@ final class StopSearchTests: XCTestCase {
             """
         let feed = try FeedFixture().with("stops.txt", stops).write(to: directory)
         try Importer(feedPath: feed, databasePath: directory.file("db.sqlite")).run()
-        database = try TransitDatabase(path: directory.file("db.sqlite")).database
+        transit = try TransitDatabase(path: directory.file("db.sqlite"))
     }
 
     override func tearDown() {
-        database = nil
+        transit = nil
         directory = nil
     }
 
@@ -44,7 +45,7 @@ final class StopSearchTests: XCTestCase {
         var query = try StopSearchQuery(text: text)
         query.platforms = platforms
         query.limit = limit
-        return try query.run(on: database).map(\.stopID)
+        return try query.run(on: transit).map(\.stopID)
     }
 
     func testRidersSpellingFindsTheStop() throws {

@@ -16,9 +16,10 @@ final class DeparturesCommandTests: XCTestCase {
         let result = try rows(try departures(["--stop", "GOR", "--at", "2026-03-02 23:59:30", "--within", "10", "--format", "json"]))
         XCTAssertEqual(result.count, 1)
         let row = result[0]
-        XCTAssertEqual(Set(row.keys), ["stop_id", "stop_name", "trip_id", "route_id", "route", "headsign", "service_date",
+        XCTAssertEqual(Set(row.keys), ["feed", "stop_id", "stop_name", "trip_id", "route_id", "route", "headsign", "service_date",
                                        "gtfs_time", "departure", "minutes"])
         XCTAssertEqual(row["stop_id"] as? String, "GOR")
+        XCTAssertEqual(row["feed"] as? String, "lindenau", "named after the demo feed's folder")
         XCTAssertEqual(row["stop_name"] as? String, "U Görlitzer Straße")
         XCTAssertEqual(row["trip_id"] as? String, "T3")
         XCTAssertEqual(row["route_id"] as? String, "N2")
@@ -76,7 +77,7 @@ final class DeparturesCommandTests: XCTestCase {
         let run = try departures(["--stop", "HBF", "--at", "2026-03-02 07:55", "--explain", "--format", "json"])
         XCTAssertEqual(run.status, 0, run.stderr)
         XCTAssertNoThrow(try JSONSerialization.jsonObject(with: Data(run.stdout.utf8)))
-        XCTAssertTrue(run.stderr.contains("SEARCH st USING INDEX stop_times_by_stop_departure (stop=? AND departure>? AND departure<?)"), run.stderr)
+        XCTAssertTrue(run.stderr.contains("SEARCH st USING INDEX stop_times_1_by_stop_departure (stop=? AND departure>? AND departure<?)"), run.stderr)
         XCTAssertFalse(run.stderr.contains("warning:"), run.stderr)
     }
 

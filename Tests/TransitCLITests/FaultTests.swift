@@ -21,35 +21,54 @@ final class FaultTests: XCTestCase {
         }
         let database = directory.file("db.sqlite")
         try importDemo(database)
-        let before = fileFingerprint(database)
+        let before = databaseFingerprint(database)
         // ulimit -f counts 512-byte blocks in dash: about 4 MB, far less than vilnius needs.
         let run = try CommandRun.run("/bin/sh", ["-c", "ulimit -f 8000; exec \"$0\" import \"$1\" --db \"$2\" --quiet",
                                                  Paths.transitBinary, feed, database])
         XCTAssertEqual(run.status, 1, run.stderr)
         XCTAssertTrue(run.stderr.hasPrefix("Error: "), run.stderr)
         XCTAssertEqual(run.stderr.filter { $0 == "\n" }.count, 1, run.stderr)
-        XCTAssertEqual(fileFingerprint(database), before)
-        XCTAssertEqual(directory.contents(), ["db.sqlite"], "the temporary file is removed")
+        XCTAssertEqual(databaseFingerprint(database), before)
+        XCTAssertEqual(directory.contents(), ["db.sqlite"], "the log is removed")
     }
 
-    func testKilledImportsLeaveTheDatabaseAndTheNextImportCleansUp() throws {
+    func testKilledAddsLeaveTheFeedsAsTheyWereAndTheNextImportCleansUp() throws {
         guard let feed = Paths.sharedFeed("vilnius.zip") else {
             throw XCTSkip("../shared/feeds/vilnius.zip is absent: the kill -9 test needs an import that takes a while")
         }
         let database = directory.file("db.sqlite")
         try importDemo(database)
-        let before = fileFingerprint(database)
-        // Importing vilnius takes about 0.8 s in a release build: every delay falls inside it.
-        for delay in [0.05, 0.15, 0.35] {
+        let before = databaseFingerprint(database)
+        XCTAssertNotNil(before)
+        // Adding vilnius takes about a second in a release build: every delay falls inside it.
+        for delay in [0.05, 0.15, 0.35, 0.6] {
             let process = try ChildProcess(Paths.transitBinary, ["import", feed, "--db", database, "--quiet"])
             Thread.sleep(forTimeInterval: delay)
             process.send(SIGKILL)
             XCTAssertEqual(process.wait(), 128 + SIGKILL, "delay \(delay)")
-            XCTAssertEqual(fileFingerprint(database), before, "delay \(delay)")
+            // The fingerprint includes PRAGMA integrity_check: the file is whole and holds the old set.
+            XCTAssertEqual(databaseFingerprint(database), before, "delay \(delay)")
+            let feeds = try CommandRun.transit(["feeds", "--format", "csv", "--db", database])
+            XCTAssertEqual(feeds.status, 0, feeds.stderr)
+            XCTAssertEqual(feeds.stdout.split(separator: "\r\n").dropFirst().map { String($0.prefix { $0 != "," }) }, ["lindenau"])
         }
+        try importDemo(database)
+        XCTAssertEqual(directory.contents(), ["db.sqlite"], "the next import checkpointed and removed the log killed imports left")
+    }
+
+    func testKilledFirstImportLeavesNoDatabaseAndTheNextImportCleansUp() throws {
+        guard let feed = Paths.sharedFeed("vilnius.zip") else {
+            throw XCTSkip("../shared/feeds/vilnius.zip is absent: the kill -9 test needs an import that takes a while")
+        }
+        let database = directory.file("db.sqlite")
+        let process = try ChildProcess(Paths.transitBinary, ["import", feed, "--db", database, "--quiet"])
+        Thread.sleep(forTimeInterval: 0.2)
+        process.send(SIGKILL)
+        XCTAssertEqual(process.wait(), 128 + SIGKILL)
+        XCTAssertFalse(directory.contents().contains("db.sqlite"), "a new database appears only whole")
         XCTAssertTrue(directory.contents().contains { $0.hasSuffix(".tmp") }, "kill -9 cannot be caught: a temporary file stays")
         try importDemo(database)
-        XCTAssertEqual(directory.contents(), ["db.sqlite"], "the next import removed what killed imports left")
+        XCTAssertEqual(directory.contents(), ["db.sqlite"], "the next import removed what the killed one left")
     }
 
     func testQueriesDuringReplacementAlwaysAnswer() throws {
@@ -85,12 +104,16 @@ final class FaultTests: XCTestCase {
         try FileManager.default.createDirectory(atPath: folder, withIntermediateDirectories: true)
         let database = folder + "/db.sqlite"
         try importDemo(database)
+        // A second feed: the database was changed in place once, and rests in rollback-journal mode.
+        let second = try CommandRun.transit(["import", Paths.demoFeed, "--feed", "second", "--db", database, "--quiet"])
+        XCTAssertEqual(second.status, 0, second.stderr)
+        XCTAssertEqual((try? FileManager.default.contentsOfDirectory(atPath: folder)) ?? [], ["db.sqlite"])
         let before = fileFingerprint(database)
         try FileManager.default.setAttributes([.posixPermissions: 0o444], ofItemAtPath: database)
         try FileManager.default.setAttributes([.posixPermissions: 0o555], ofItemAtPath: folder)
         defer { try? FileManager.default.setAttributes([.posixPermissions: 0o755], ofItemAtPath: folder) }
-        for arguments in [["nearby", "52.5249", "13.3692"], ["search", "lodz"], ["departures", "--stop", "HBF", "--at", "2026-03-02 07:55"],
-                          ["stats", "--date", "2026-03-02"], ["list", "stop-times"]] {
+        for arguments in [["nearby", "52.5249", "13.3692"], ["search", "lodz"], ["departures", "--stop", "lindenau:HBF", "--at", "2026-03-02 07:55"],
+                          ["stats", "--date", "2026-03-02"], ["list", "stop-times"], ["feeds"]] {
             let run = try CommandRun.transit(arguments + ["--db", database])
             XCTAssertEqual(run.status, 0, "\(arguments): \(run.stderr)")
         }

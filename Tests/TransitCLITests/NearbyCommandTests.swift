@@ -17,7 +17,7 @@ final class NearbyCommandTests: XCTestCase {
         let rows = try XCTUnwrap(try json(run.stdout) as? [[String: Any]])
         XCTAssertEqual(rows.map { $0["stop_id"] as? String }, ["HBF", "MARKT", "CAFE"])
         let first = rows[0]
-        XCTAssertEqual(Set(first.keys), ["stop_id", "name", "lat", "lon", "distance_m"])
+        XCTAssertEqual(Set(first.keys), ["feed", "stop_id", "name", "lat", "lon", "distance_m"])
         XCTAssertEqual(first["name"] as? String, "Hauptbahnhof")
         XCTAssertEqual(first["lat"] as? Double, 52.525)
         XCTAssertEqual(first["lon"] as? Double, 13.369)
@@ -30,7 +30,7 @@ final class NearbyCommandTests: XCTestCase {
     func testCSVParsesBackWithQuotedNames() throws {
         let run = try nearby(["52.518", "13.395", "--radius", "200", "--format", "csv"])
         XCTAssertEqual(run.status, 0, run.stderr)
-        XCTAssertEqual(run.stdout, "stop_id,name,lat,lon,distance_m\r\nMARKT,\"Marktplatz, Nord\",52.518,13.395,0\r\n")
+        XCTAssertEqual(run.stdout, "feed,stop_id,name,lat,lon,distance_m\r\nlindenau,MARKT,\"Marktplatz, Nord\",52.518,13.395,0\r\n")
     }
 
     func testGeoJSONIsAFeatureCollectionOfPoints() throws {

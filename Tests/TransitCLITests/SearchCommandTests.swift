@@ -12,7 +12,7 @@ final class SearchCommandTests: XCTestCase {
         XCTAssertEqual(run.status, 0, run.stderr)
         let rows = try XCTUnwrap(try JSONSerialization.jsonObject(with: Data(run.stdout.utf8)) as? [[String: Any]])
         XCTAssertEqual(rows.count, 1)
-        XCTAssertEqual(Set(rows[0].keys), ["stop_id", "name", "lat", "lon"])
+        XCTAssertEqual(Set(rows[0].keys), ["feed", "stop_id", "name", "lat", "lon"])
         XCTAssertEqual(rows[0]["name"] as? String, "Łódź Fabryczna")
         XCTAssertEqual(rows[0]["lat"] as? Double, 52.515)
         let table = try search(["haupt"])
@@ -28,7 +28,7 @@ final class SearchCommandTests: XCTestCase {
         for text in ["'; DROP TABLE stops; --", "\" OR 1=1 --", "50%_off", "a\nb", "🚇 tierpark", "שלום", String(repeating: "ż", count: 10_000)] {
             let run = try search([text, "--format", "csv"], db: db)
             XCTAssertEqual(run.status, 0, "\(text.prefix(20)): \(run.stderr)")
-            XCTAssertTrue(run.stdout.hasPrefix("stop_id,name,lat,lon\r\n"), run.stdout)
+            XCTAssertTrue(run.stdout.hasPrefix("feed,stop_id,name,lat,lon\r\n"), run.stdout)
         }
         XCTAssertEqual(fileFingerprint(db), before)
         let emoji = try search(["🚇🚌"], db: db)

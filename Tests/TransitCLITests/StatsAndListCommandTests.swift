@@ -31,7 +31,7 @@ final class StatsAndListCommandTests: XCTestCase {
         XCTAssertTrue(table.stdout.contains("  08:00  ████████████████████████████████████████ 2\n  23:00  ████████████████████ 1\n"), table.stdout)
         let csv = try transit(["stats", "--date", "2026-03-02", "--stop", "HBF", "--format", "csv"])
         XCTAssertTrue(csv.stdout.contains("departures_per_hour 2026-03-02,8,2\r\n"), csv.stdout)
-        XCTAssertTrue(csv.stdout.hasPrefix("section,name,value\r\nrows,agency,1\r\n"), csv.stdout)
+        XCTAssertTrue(csv.stdout.hasPrefix("section,name,value\r\nfeeds,feed,lindenau\r\nrows,agency,1\r\n"), csv.stdout)
         let bad = try transit(["stats", "--date", "2026-13-01"])
         XCTAssertEqual(bad.status, 64)
         let unknown = try transit(["stats", "--stop", "NOPE"])
@@ -43,12 +43,12 @@ final class StatsAndListCommandTests: XCTestCase {
         let run = try transit(["list", "stop-times", "--where", "trip_id=T1"])
         XCTAssertEqual(run.status, 0, run.stderr)
         XCTAssertEqual(run.stdout, """
-            trip_id,arrival_time,departure_time,stop_id,stop_sequence,stop_headsign,pickup_type,drop_off_type,timepoint,shape_dist_traveled,interpolated\r
-            T1,08:00:00,08:00:00,HBF_1,1,,0,0,,,0\r
-            T1,08:10:00,08:10:00,GOR,2,,0,0,,,0\r
-            T1,08:20:00,08:20:00,CAFE,3,,0,0,,,1\r
-            T1,08:30:00,08:30:00,LODZ,4,,0,0,,,1\r
-            T1,08:40:00,08:40:00,ZOO,5,,0,0,,,0\r
+            feed,trip_id,arrival_time,departure_time,stop_id,stop_sequence,stop_headsign,pickup_type,drop_off_type,timepoint,shape_dist_traveled,interpolated\r
+            lindenau,T1,08:00:00,08:00:00,HBF_1,1,,0,0,,,0\r
+            lindenau,T1,08:10:00,08:10:00,GOR,2,,0,0,,,0\r
+            lindenau,T1,08:20:00,08:20:00,CAFE,3,,0,0,,,1\r
+            lindenau,T1,08:30:00,08:30:00,LODZ,4,,0,0,,,1\r
+            lindenau,T1,08:40:00,08:40:00,ZOO,5,,0,0,,,0\r
 
             """)
     }

@@ -24,6 +24,17 @@ extension Database {
         observer(ExecutedRequest(request: request, plan: plan, rowCount: rows, seconds: monotonicSeconds() - start))
     }
 
+    /// Runs a request that changes rows (`prepareDelete`, `prepareInsert`) and returns how many
+    /// rows it changed.
+    @discardableResult
+    public func run(_ request: PreparedRequest) throws -> Int {
+        let statement = try cachedStatement(request.sql)
+        defer { statement.reset() }
+        try statement.bind(request.arguments)
+        while try statement.step() {}
+        return changes
+    }
+
     /// SQLite's plan for `request`, without running it.
     public func queryPlan(_ request: PreparedRequest) throws -> QueryPlan {
         let explain = request.explainQueryPlan

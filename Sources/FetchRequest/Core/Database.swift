@@ -99,6 +99,14 @@ public final class Database {
         }
     }
 
+    /// SQLite's `PRAGMA integrity_check`: `["ok"]` for a sound file, else its complaints.
+    public func integrityCheck() throws -> [String] {
+        let statement = try makeStatement("PRAGMA integrity_check")
+        var lines: [String] = []
+        while try statement.step() { lines.append(statement.row.string(0)) }
+        return lines
+    }
+
     /// The row id of the last row inserted on this connection.
     public var lastInsertedRowID: Int64 { sqlite3_last_insert_rowid(handle) }
 

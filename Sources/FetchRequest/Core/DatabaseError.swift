@@ -23,6 +23,8 @@ public struct DatabaseError: Error, CustomStringConvertible, Sendable {
 
     /// True when the error means the disk (or the file-size limit) is full.
     public var isDiskFull: Bool { code & 0xFF == SQLITE_FULL || code & 0xFF == SQLITE_IOERR }
+    /// True when another connection holds the lock this one needed (`SQLITE_BUSY`, `SQLITE_LOCKED`).
+    public var isBusy: Bool { code & 0xFF == SQLITE_BUSY || code & 0xFF == SQLITE_LOCKED }
 
     public var description: String {
         var text = "SQLite error \(code): \(message)"

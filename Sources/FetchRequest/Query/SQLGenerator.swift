@@ -30,6 +30,21 @@ public struct SQLGenerator {
         return PreparedRequest(sql: sql, arguments: generator.arguments, variables: generator.variables)
     }
 
+    /// The SQL and arguments of `DELETE FROM table WHERE predicate`.
+    public static func prepareDelete(from table: String, where predicate: SQLPredicate) -> PreparedRequest {
+        var generator = SQLGenerator()
+        var sql = "DELETE FROM " + quote(table)
+        if !generator.isAlwaysTrue(predicate) { sql += " WHERE " + generator.predicate(predicate) }
+        return PreparedRequest(sql: sql, arguments: generator.arguments, variables: generator.variables)
+    }
+
+    /// The SQL and arguments of `INSERT INTO table (columns…) VALUES (?, …)` with `values` bound.
+    public static func prepareInsert(into table: String, values: [(column: String, value: SQLValue)]) -> PreparedRequest {
+        let sql = "INSERT INTO " + quote(table) + " (" + values.map { quote($0.column) }.joined(separator: ", ") + ") VALUES ("
+            + Array(repeating: "?", count: values.count).joined(separator: ", ") + ")"
+        return PreparedRequest(sql: sql, arguments: values.map(\.value))
+    }
+
     /// `"name"`, with any `"` inside doubled, so any string is a safe identifier.
     public static func quote(_ identifier: String) -> String {
         guard identifier.utf8.contains(0x22) else { return "\"" + identifier + "\"" }

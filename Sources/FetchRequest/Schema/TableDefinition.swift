@@ -61,6 +61,9 @@ public struct TableDefinition: Sendable {
             + (withoutRowID ? " WITHOUT ROWID" : "")
     }
 
+    /// The `DROP TABLE` statement (its indexes go with it).
+    public var dropSQL: String { "DROP TABLE " + SQLGenerator.quote(name) }
+
     /// An `INSERT` of every column but the `INTEGER PRIMARY KEY` (which SQLite assigns),
     /// or of `columns` when given; `OR IGNORE` skips rows that break a unique key.
     /// With `rows` above 1, one statement inserts that many rows (`VALUES (…), (…)`).

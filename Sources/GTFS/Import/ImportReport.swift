@@ -10,6 +10,12 @@ public struct ImportReport: Sendable {
     public internal(set) var phases: [(name: String, seconds: Double)] = []
     /// Stop times whose missing times were interpolated.
     public internal(set) var interpolatedStopTimes = 0
+    /// The name the feed was stored under.
+    public internal(set) var feedName = ""
+    /// True when a feed of that name was there before and has been replaced.
+    public internal(set) var replacedFeed = false
+    /// How many other feeds the database holds (untouched by the import).
+    public internal(set) var otherFeeds = 0
 
     /// The number of rows written to `table`.
     public func rows(in table: String) -> Int {

@@ -13,7 +13,11 @@ public struct ImportSummary {
 
     /// The summary as lines of text.
     public var text: String {
-        var lines = ["Imported into \(databasePath) in \(formatSeconds(report.seconds)):"]
+        var notes: [String] = []
+        if report.replacedFeed { notes.append("replacing the previous \(report.feedName)") }
+        if report.otherFeeds > 0 { notes.append("\(report.otherFeeds) other feed\(report.otherFeeds == 1 ? "" : "s") untouched") }
+        var lines = ["Imported feed \(report.feedName) into \(databasePath) in \(formatSeconds(report.seconds))"
+                     + (notes.isEmpty ? "" : " (" + notes.joined(separator: "; ") + ")") + ":"]
         let width = report.rowCounts.map(\.table.count).max() ?? 0
         for (table, rows) in report.rowCounts {
             let count = formatCount(rows)

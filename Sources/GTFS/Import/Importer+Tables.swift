@@ -7,7 +7,7 @@ import Glibc
 /// trips, stop times, then the optional files.
 extension Importer {
     func loadAgencies() throws {
-        let insert = try database.makeStatement(Schema.agency.insertSQL())
+        let insert = try database.makeStatement(Schema.agency.insertSQL(columns: Schema.agency.columnNames))
         var rows = 0
         var columns: [Int?] = []
         try readFile("agency.txt", requiring: ["agency_name", "agency_timezone"]) { fields, required in
@@ -29,13 +29,16 @@ extension Importer {
                 report.skip("agency.txt: duplicate agency_id", example: "line \(fields.line): agency_id '\(agencyID)'")
                 return
             }
+            let name = try fields.requiredText(required[0])
+            let key = keyBase + rows + 1
             try insert.bind([
-                .text(agencyID), .text(try fields.requiredText(required[0])), (try fields.text(columns[1])).sqlValue,
+                .integer(Int64(key)), .integer(Int64(feedKey)), .text(agencyID), .text(name), (try fields.text(columns[1])).sqlValue,
                 .text(zoneName), (try fields.text(columns[2])).sqlValue, (try fields.text(columns[3])).sqlValue,
                 (try fields.text(columns[4])).sqlValue, (try fields.text(columns[5])).sqlValue,
             ])
             try insert.run()
-            agencyKeys[agencyID] = Int(database.lastInsertedRowID)
+            agencyKeys[agencyID] = key
+            agencyNames.append(name)
             rows += 1
         }
         guard rows > 0 else { throw FeedError(file: "agency.txt", message: "has a header but no agency; the feed needs one to know its time zone") }
@@ -43,7 +46,7 @@ extension Importer {
     }
 
     func loadStops() throws {
-        let insert = try database.makeStatement(Schema.stops.insertSQL())
+        let insert = try database.makeStatement(Schema.stops.insertSQL(columns: Schema.stops.columnNames))
         var stopWords: [(key: Int, words: Set<String>)] = []
         var pendingParents: [(key: Int, parent: String, line: Int)] = []
         var rows = 0
@@ -83,8 +86,9 @@ extension Importer {
             }
             let name = try fields.text(columns[1])
             let normalized = NameNormalizer.normalize(name ?? "")
+            let key = keyBase + rows + 1
             try insert.bind([
-                .text(stopID), (try fields.text(columns[0])).sqlValue, name.sqlValue, .text(normalized),
+                .integer(Int64(key)), .integer(Int64(feedKey)), .text(stopID), (try fields.text(columns[0])).sqlValue, name.sqlValue, .text(normalized),
                 (try fields.text(columns[2])).sqlValue, latitude.sqlValue, longitude.sqlValue,
                 (try fields.text(columns[5])).sqlValue, (try fields.text(columns[6])).sqlValue,
                 .integer(Int64(locationType)), .null, (try fields.text(columns[9])).sqlValue,
@@ -92,7 +96,6 @@ extension Importer {
                 (try fields.text(columns[12])).sqlValue,
             ])
             try insert.run()
-            let key = Int(database.lastInsertedRowID)
             stopKeys[stopID] = key
             if let parent = try fields.text(columns[8]) { pendingParents.append((key, parent, fields.line)) }
             stopWords.append((key, Set(NameNormalizer.words(ofNormalized: normalized))))
@@ -131,7 +134,7 @@ extension Importer {
     }
 
     func loadRoutes() throws {
-        let insert = try database.makeStatement(Schema.routes.insertSQL())
+        let insert = try database.makeStatement(Schema.routes.insertSQL(columns: Schema.routes.columnNames))
         var rows = 0
         var columns: [Int?] = []
         let onlyAgency = agencyKeys.count == 1 ? agencyKeys.values.first : nil
@@ -154,15 +157,16 @@ extension Importer {
                 agency = key
             }
             guard let routeType = try fields.int(required[1]) else { throw fields.error(required[1], "is empty but required") }
+            let key = keyBase + rows + 1
             try insert.bind([
-                .text(routeID), agency.sqlValue, (try fields.text(columns[1])).sqlValue,
+                .integer(Int64(key)), .integer(Int64(feedKey)), .text(routeID), agency.sqlValue, (try fields.text(columns[1])).sqlValue,
                 (try fields.text(columns[2])).sqlValue, (try fields.text(columns[3])).sqlValue,
                 .integer(Int64(routeType)), (try fields.text(columns[4])).sqlValue,
                 (try fields.text(columns[5])).sqlValue, (try fields.text(columns[6])).sqlValue,
                 (try fields.int(columns[7])).sqlValue,
             ])
             try insert.run()
-            routeKeys[routeID] = Int(database.lastInsertedRowID)
+            routeKeys[routeID] = key
             rows += 1
         }
         guard rows > 0 else { throw FeedError(file: "routes.txt", message: "has a header but no routes") }
@@ -172,12 +176,12 @@ extension Importer {
     /// Loads calendar.txt and calendar_dates.txt, then expands them into `service_days`: one row
     /// per date a service runs.
     func loadCalendars() throws {
-        let insertService = try database.makeStatement(Schema.services.insertSQL())
+        let insertService = try database.makeStatement(Schema.services.insertSQL(columns: Schema.services.columnNames))
         func serviceKey(_ serviceID: String) throws -> Int {
             if let key = serviceKeys[serviceID] { return key }
-            try insertService.bind([.text(serviceID)])
+            let key = keyBase + serviceKeys.count + 1
+            try insertService.bind([.integer(Int64(key)), .integer(Int64(feedKey)), .text(serviceID)])
             try insertService.run()
-            let key = Int(database.lastInsertedRowID)
             serviceKeys[serviceID] = key
             return key
         }
@@ -240,15 +244,19 @@ extension Importer {
             throw FeedError(file: feed.contains("calendar.txt") ? "calendar.txt" : "calendar_dates.txt",
                             message: "has no rows: no trip would ever run")
         }
-        let insertDay = try database.makeStatement(Schema.serviceDays.insertSQL())
+        let insertDay = try database.makeStatement(Schema.serviceDays(feedKey).insertSQL())
         var dayRows = 0
+        var firstDay = Int.max, lastDay = Int.min
         for (service, days) in runningDays {
             for dayNumber in days {
+                firstDay = min(firstDay, dayNumber)
+                lastDay = max(lastDay, dayNumber)
                 try insertDay.bind([.integer(Int64(ServiceDate(dayNumber: dayNumber).yyyymmdd)), .integer(Int64(service))])
                 try insertDay.run()
                 dayRows += 1
             }
         }
+        if firstDay <= lastDay { serviceDates = ServiceDate(dayNumber: firstDay)...ServiceDate(dayNumber: lastDay) }
         count("services", serviceKeys.count)
         count("service_days", dayRows)
     }
@@ -282,18 +290,20 @@ extension Importer {
                 return
             }
             rows += 1
-            tripKeys[tripID] = rows
-            insert.set(0, integer: Int64(rows))
-            fields.withBytes(required[2]) { insert.set(1, utf8: $0) }
-            insert.set(2, integer: Int64(route))
-            insert.set(3, integer: Int64(service))
-            for (slot, column) in [(4, columns[0]), (5, columns[1]), (7, columns[3]), (8, columns[4])] {
+            let key = keyBase + rows
+            tripKeys[tripID] = key
+            insert.set(0, integer: Int64(key))
+            insert.set(1, integer: Int64(feedKey))
+            fields.withBytes(required[2]) { insert.set(2, utf8: $0) }
+            insert.set(3, integer: Int64(route))
+            insert.set(4, integer: Int64(service))
+            for (slot, column) in [(5, columns[0]), (6, columns[1]), (8, columns[3]), (9, columns[4])] {
                 try fields.validateText(column)
                 fields.withBytes(column) { insert.set(slot, utf8: $0) }
             }
-            insert.set(6, integer: try fields.code(columns[2], allowed: 0...1))
-            insert.set(9, integer: try fields.code(columns[5], allowed: 0...2))
-            insert.set(10, integer: try fields.code(columns[6], allowed: 0...2))
+            insert.set(7, integer: try fields.code(columns[2], allowed: 0...1))
+            insert.set(10, integer: try fields.code(columns[5], allowed: 0...2))
+            insert.set(11, integer: try fields.code(columns[6], allowed: 0...2))
             try insert.endRow()
         }
         try insert.finish()
@@ -318,7 +328,7 @@ extension Importer {
         let dropOffSlot = columns[5] == nil ? -1 : insertColumns.firstIndex(of: "drop_off_type")!
         let timepointSlot = columns[6] == nil ? -1 : insertColumns.firstIndex(of: "timepoint")!
         let distanceSlot = columns[7] == nil ? -1 : insertColumns.firstIndex(of: "shape_dist_traveled")!
-        let insert = try BatchInsert(database, into: Schema.stopTimes, columns: insertColumns, orIgnore: true, background: true)
+        let insert = try BatchInsert(database, into: Schema.stopTimes(feedKey), columns: insertColumns, orIgnore: true, background: true)
         defer { insert.cancel() }
         var rows = 0
         // Hot-loop state lives in locals, written back at the end.
@@ -411,12 +421,12 @@ extension Importer {
     func interpolateMissingTimes() throws {
         guard !tripsWithMissingTimes.isEmpty else { return }
         progress?.step("interpolating missing times")
-        var request = FetchRequest<StopTimeTiming>()
-        request.predicate = Column("trip") == SQLExpression.variable("trip")
-        request.sortDescriptors = [Column("stop_sequence").ascending]
-        let template = request.prepare()
+        let template = SQLGenerator.prepare(Query(table: tables.stopTimes)
+            .select(StopTimeTiming.columnNames.map { SelectedProperty(Column($0)) })
+            .filter(Column("trip") == SQLExpression.variable("trip"))
+            .sorted(by: [Column("stop_sequence").ascending]))
         let update = try database.makeStatement(
-            UpdateDefinition("stop_times", set: ["arrival", "departure", "interpolated"], where: ["trip", "stop_sequence"]).sql)
+            UpdateDefinition(tables.stopTimes, set: ["arrival", "departure", "interpolated"], where: ["trip", "stop_sequence"]).sql)
         var interpolated = 0
         for trip in tripsWithMissingTimes.sorted() {
             var timings: [StopTimeTiming] = []
@@ -472,6 +482,7 @@ extension Importer {
             rows += 1
         }
         if latestFrequencyEnd > 0 { largestTime = max(largestTime, latestFrequencyEnd + largestTime) }
+        hasFrequencies = rows > 0
         count("frequencies", rows)
     }
 
@@ -481,6 +492,7 @@ extension Importer {
         _ = try readFile("feed_info.txt") { fields in
             let table = fields.table
             try insert.bind([
+                .integer(Int64(feedKey)),
                 (try fields.text(table.optional("feed_publisher_name"))).sqlValue,
                 (try fields.text(table.optional("feed_publisher_url"))).sqlValue,
                 (try fields.text(table.optional("feed_lang"))).sqlValue,
@@ -496,21 +508,23 @@ extension Importer {
         count("feed_info", rows)
     }
 
-    func writeMetadata() throws {
-        let insert = try database.makeStatement(Schema.metadata.insertSQL(columns: ["key", "value"]))
+    /// Records the feed in `feeds` (and the schema version, for a new database).
+    func writeFeedRecord() throws {
         let now = Int(time(nil))
         let utc = AgencyTimeZone(identifier: "UTC")!.localTime(of: now)
-        let entries: [(String, String)] = [
-            ("schema_version", String(Schema.version)),
-            ("source", feedPath),
-            ("imported_at", utc.date.description + "T" + GTFSTime.format(utc.hour * 3600 + utc.minute * 60 + utc.second) + "Z"),
-            ("agency_timezone", timeZone?.identifier ?? "UTC"),
-            ("largest_time", String(largestTime)),
-        ]
-        for (key, value) in entries {
-            try insert.bind([.text(key), .text(value)])
-            try insert.run()
-        }
+        let importedAt = utc.date.description + "T" + GTFSTime.format(utc.hour * 3600 + utc.minute * 60 + utc.second) + "Z"
+        try database.run(SQLGenerator.prepareDelete(from: "metadata", where: Column("key") == "schema_version"))
+        try database.run(SQLGenerator.prepareInsert(into: "metadata", values: [("key", .text("schema_version")), ("value", .text(String(Schema.version)))]))
+        try database.run(SQLGenerator.prepareInsert(into: "feeds", values: [
+            ("id", .integer(Int64(feedKey))), ("name", .text(feedName)), ("source", .text(feedPath)),
+            ("imported_at", .text(importedAt)), ("time_zone", .text(timeZone?.identifier ?? "UTC")),
+            ("agencies", .text(agencyNames.joined(separator: "\n"))), ("largest_time", .integer(Int64(largestTime))),
+            ("has_frequencies", .integer(hasFrequencies ? 1 : 0)), ("stops", .integer(Int64(report.rows(in: "stops")))),
+            ("stop_times", .integer(Int64(report.rows(in: "stop_times")))), ("trips", .integer(Int64(report.rows(in: "trips")))),
+            ("routes", .integer(Int64(report.rows(in: "routes")))),
+            ("first_date", (serviceDates?.lowerBound.yyyymmdd).sqlValue), ("last_date", (serviceDates?.upperBound.yyyymmdd).sqlValue),
+        ]))
+        try FeedCatalog.recordKeyGiven(feedKey, in: database)
     }
 }
 

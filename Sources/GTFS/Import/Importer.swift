@@ -3,18 +3,27 @@ import FetchRequest
 import Glibc
 #endif
 
-/// Turns a GTFS feed (a `.zip` or a folder) into one SQLite database, atomically.
+/// Adds a GTFS feed (a `.zip` or a folder) to a database of feeds, or replaces the feed of the same
+/// name, all or nothing.
 ///
 /// Rows are streamed from the feed into prepared `INSERT`s inside one transaction; memory grows
-/// with the number of stops and trips, never with the number of stop times. Indexes are built
-/// after the rows are in. The database is written to a temporary file and renamed over the target
-/// only on success, so a failed or interrupted import leaves the previous database as it was.
+/// with the number of stops and trips, never with the number of stop times. The feed's own tables
+/// (`stop_times_<feed>`, `service_days_<feed>`) are filled first and indexed after, in one sort.
+///
+/// Two ways to be atomic, chosen by what is at the database path:
+/// - nothing (or a file that is not a transit database): the database is written to a temporary
+///   file beside it, without a journal, and renamed over the target only on success;
+/// - a transit database: the feed is added inside one write transaction of the database itself
+///   (write-ahead log), so a failure, Ctrl-C or `kill -9` leaves exactly the feeds it held, and
+///   queries running meanwhile read the old set of feeds or the new one.
 public final class Importer {
     /// The files a feed must have (plus calendar.txt or calendar_dates.txt).
     public static let requiredFiles = ["agency.txt", "stops.txt", "routes.txt", "trips.txt", "stop_times.txt"]
 
     let feedPath: String
     let databasePath: String
+    /// The feed's name in the database.
+    public let feedName: String
     let openFeed: (String) throws -> FeedSource
     weak var progress: ImportProgress?
 
@@ -22,42 +31,54 @@ public final class Importer {
     var database: Database!
     var feed: FeedSource!
 
+    /// The feed's key (`feeds.id`); its rows' keys start above `FeedKeys.base(of: feedKey)`.
+    var feedKey = 1
+    var keyBase: Int { FeedKeys.base(of: feedKey) }
+    var tables: FeedTables { FeedTables(feed: feedKey) }
+
     // Feed ids to database keys. Sized by stops, routes, services and trips, never by stop times.
     var agencyKeys: [String: Int] = [:]
+    var agencyNames: [String] = []
     var stopKeys: [String: Int] = [:]
     var routeKeys: [String: Int] = [:]
     var serviceKeys: [String: Int] = [:]
     var tripKeys: [String: Int] = [:]
     var timeZone: AgencyTimeZone?
+    var serviceDates: ClosedRange<ServiceDate>?
 
     var tripsWithMissingTimes: Set<Int> = []
     var largestTime = 0
+    var hasFrequencies = false
 
-    /// An importer of the feed at `feedPath` into the database at `databasePath`; `openFeed` turns
-    /// the path into a source (`openFeedOrZip(at:)` from GTFSZip reads zip archives too).
-    public init(feedPath: String, databasePath: String, progress: ImportProgress? = nil,
+    /// An importer of the feed at `feedPath` into the database at `databasePath` under `feedName`
+    /// (default: `FeedName.derived(fromSource:)` of the path); `openFeed` turns the path into a
+    /// source (`openFeedOrZip(at:)` from GTFSZip reads zip archives too).
+    public init(feedPath: String, databasePath: String, feedName: String? = nil, progress: ImportProgress? = nil,
                 openFeed: @escaping (String) throws -> FeedSource = openFolderFeed(at:)) {
         self.feedPath = feedPath
         self.databasePath = databasePath
+        self.feedName = feedName ?? FeedName.derived(fromSource: feedPath)
         self.progress = progress
         self.openFeed = openFeed
     }
 
-    /// Runs the import. On failure the target database is untouched and the error says which file,
-    /// line and field were wrong.
+    /// Runs the import. On failure the database holds exactly the feeds it held before, and the
+    /// error says which file, line and field were wrong.
     public func run() throws -> ImportReport {
         let start = monotonicSeconds()
+        guard FeedName.isValid(feedName) else { throw FeedError(file: feedPath, message: "cannot be named '\(feedName)': a feed name uses only \(FeedName.alphabet)") }
+        report.feedName = feedName
         feed = try openFeed(feedPath)
         try checkRequiredFiles()
-        let file = AtomicDatabaseFile(targetPath: databasePath)
-        try file.begin()
-        do {
-            try load(into: file.temporaryPath)
-            try file.commit()
-        } catch {
-            database = nil
-            file.abandon()
-            throw error
+        switch try DatabaseFile.inspect(databasePath) {
+        case .current:
+            try addInPlace()
+        case .olderSchema(let version, let source) where FeedName.derived(fromSource: source) != feedName:
+            throw TransitError.olderSchema(path: databasePath, found: version, source: source)
+        case .missing, .notTransit, .olderSchema:
+            try writeNewFile()
+        case .newerSchema(let version):
+            throw TransitError.schemaMismatch(path: databasePath, found: version, expected: Schema.version)
         }
         report.seconds = monotonicSeconds() - start
         return report
@@ -72,37 +93,73 @@ public final class Importer {
         }
     }
 
-    private func load(into path: String) throws {
-        database = try Database(path: path, mode: .readWrite)
-        // The file is private until renamed, so no journal and no syncing while loading.
-        try database.execute("PRAGMA journal_mode = OFF; PRAGMA synchronous = OFF; PRAGMA locking_mode = EXCLUSIVE; PRAGMA threads = 2")
-        for table in Schema.tables { try database.execute(table.sql) }
-        try database.inTransaction {
-            try phase("agency.txt", loadAgencies)
-            try phase("stops.txt", loadStops)
-            try phase("routes.txt", loadRoutes)
-            try phase("calendars", loadCalendars)
-            try phase("trips.txt", loadTrips)
-            try phase("stop_times.txt", loadStopTimes)
-            try phase("interpolation", interpolateMissingTimes)
-            if feed.contains("frequencies.txt") { try phase("frequencies.txt", loadFrequencies) }
-            if feed.contains("feed_info.txt") { try phase("feed_info.txt", loadFeedInfo) }
-            try writeMetadata()
+    /// A new database with this one feed: written to a temporary file without a journal, indexes
+    /// built after the rows, then renamed over the target.
+    private func writeNewFile() throws {
+        let file = AtomicDatabaseFile(targetPath: databasePath)
+        try file.begin()
+        do {
+            database = try Database(path: file.temporaryPath, mode: .readWrite)
+            // The file is private until renamed, so no journal and no syncing while loading.
+            try database.execute("PRAGMA journal_mode = OFF; PRAGMA synchronous = OFF; PRAGMA locking_mode = EXCLUSIVE; PRAGMA threads = 2")
+            for table in Schema.sharedTables + Schema.feedTables(feedKey) { try database.execute(table.sql) }
+            try database.inTransaction { try loadFeed() }
+            progress?.step("building indexes")
+            try database.inTransaction {
+                for index in Schema.sharedIndexes + Schema.feedIndexes(feedKey) {
+                    try phase("index " + index.name) { try database.execute(index.sql) }
+                }
+            }
+            // No ANALYZE: without statistics SQLite plans these queries the same way on a 10-stop
+            // feed and a 100,000-stop one (with them it scans small tables), which keeps --explain honest.
+            database.clearStatementCache()
+            database = nil
+            try file.commit()
+        } catch {
+            database = nil
+            file.abandon()
+            throw error
         }
-        progress?.step("building indexes")
-        try database.inTransaction {
-            for index in Schema.indexes {
+    }
+
+    /// Adds the feed to an existing database, replacing the feed of the same name, in one write
+    /// transaction (`WriteTransaction`): the other feeds are not touched.
+    private func addInPlace() throws {
+        defer { database = nil }
+        try WriteTransaction.run(path: databasePath) { database in
+            self.database = database
+            report.otherFeeds = try database.count(Query(table: "feeds").filter(Column("name") != feedName))
+            if let existing = try FeedCatalog.key(ofFeedNamed: feedName, in: database) {
+                report.replacedFeed = true
+                try phase("remove the previous \(feedName)") { try FeedCatalog.removeRows(ofFeed: existing, from: database) }
+            }
+            feedKey = try FeedCatalog.nextFeedKey(in: database)
+            for table in Schema.feedTables(feedKey) { try database.execute(table.sql) }
+            try loadFeed()
+            progress?.step("building indexes")
+            for index in Schema.feedIndexes(feedKey) {
                 try phase("index " + index.name) { try database.execute(index.sql) }
             }
         }
-        // No ANALYZE: without statistics SQLite plans these queries the same way on a 10-stop feed
-        // and a 100,000-stop one (with them it scans small tables), which keeps --explain honest.
-        database.clearStatementCache()
-        database = nil
+    }
+
+    /// Loads every file of the feed and records it in `feeds`.
+    private func loadFeed() throws {
+        try phase("agency.txt", loadAgencies)
+        try phase("stops.txt", loadStops)
+        try phase("routes.txt", loadRoutes)
+        try phase("calendars", loadCalendars)
+        try phase("trips.txt", loadTrips)
+        try phase("stop_times.txt", loadStopTimes)
+        try phase("interpolation", interpolateMissingTimes)
+        if feed.contains("frequencies.txt") { try phase("frequencies.txt", loadFrequencies) }
+        if feed.contains("feed_info.txt") { try phase("feed_info.txt", loadFeedInfo) }
+        try writeFeedRecord()
     }
 
     /// Runs one step of the import and records how long it took.
     private func phase(_ name: String, _ body: () throws -> Void) throws {
+        try Interrupted.check()
         let start = monotonicSeconds()
         try body()
         report.phases.append((name, monotonicSeconds() - start))
@@ -116,6 +173,7 @@ public final class Importer {
         var lastReport = monotonicSeconds()
         func deliver(_ record: CSVRecord) throws {
             if table == nil { table = FeedTable(file: name, header: reader.header) }
+            if Database.receivedSignal != 0 { throw Interrupted(signal: Database.receivedSignal) }
             try body(FieldReader(table: table!, record: record))
             rows += 1
             if rows & 0x3FFF == 0, let progress {

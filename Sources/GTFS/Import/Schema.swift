@@ -1,14 +1,23 @@
 import FetchRequest
 
-/// The database layout `transit import` writes and the query commands read.
+/// The database layout `transit import` writes and the query commands read: any number of feeds in
+/// one file.
 ///
 /// Tables are named after the GTFS files so a `sqlite3` user finds them. Inside the database every
 /// row has an integer key, and references between tables use those keys (`stop_times.stop` is a
-/// `stops.id`); the feed's own string ids stay in their own columns (`stops.stop_id`) with unique
-/// indexes. Times are integer seconds after the start of the service day; dates are `yyyymmdd`.
+/// `stops.id`); the feed's own string ids stay in their own columns (`stops.stop_id`), unique per
+/// feed. Times are integer seconds after the start of the service day; dates are `yyyymmdd`.
+///
+/// Several feeds: `feeds` lists them. Each feed's keys lie in a block of their own
+/// (`FeedKeys`: feed 3's stops are 3·2³² + 1, 3·2³² + 2, …), so the feed of any key is known
+/// without a lookup and a feed's rows are one key range in every table. The small tables (stops,
+/// routes, trips, …) are shared by all feeds, with a `feed` column, so `nearby` and `search` read
+/// one index whatever the number of feeds. The two big ones are one table per feed,
+/// `stop_times_<feed>` and `service_days_<feed>`: adding a feed fills fresh tables and builds their
+/// indexes in one sort, as fast as into an empty database, and removing one drops them.
 public enum Schema {
-    /// Bumped whenever the layout changes; a database of another version must be re-imported.
-    public static let version = 1
+    /// Bumped whenever the layout changes. Version 1 held exactly one feed.
+    public static let version = 2
 
     typealias C = TableDefinition.ColumnDefinition
 
@@ -16,29 +25,39 @@ public enum Schema {
         C("key", .text, primaryKey: true), C("value", .text),
     ])
 
+    /// One row per feed: its name, where it came from, and what the queries need to know of it
+    /// without counting (time zone, the largest time, whether it has frequencies, row counts).
+    static let feeds = TableDefinition("feeds", columns: [
+        C("id", .integer, primaryKey: true), C("name", .text, notNull: true), C("source", .text),
+        C("imported_at", .text), C("time_zone", .text, notNull: true), C("agencies", .text),
+        C("largest_time", .integer, notNull: true, default: 0), C("has_frequencies", .integer, notNull: true, default: 0),
+        C("stops", .integer), C("stop_times", .integer), C("trips", .integer), C("routes", .integer),
+        C("first_date", .integer), C("last_date", .integer),
+    ])
+
     static let agency = TableDefinition("agency", columns: [
-        C("id", .integer, primaryKey: true), C("agency_id", .text), C("agency_name", .text), C("agency_url", .text),
-        C("agency_timezone", .text), C("agency_lang", .text), C("agency_phone", .text),
-        C("agency_fare_url", .text), C("agency_email", .text),
+        C("id", .integer, primaryKey: true), C("feed", .integer, notNull: true), C("agency_id", .text),
+        C("agency_name", .text), C("agency_url", .text), C("agency_timezone", .text), C("agency_lang", .text),
+        C("agency_phone", .text), C("agency_fare_url", .text), C("agency_email", .text),
     ])
 
     static let stops = TableDefinition("stops", columns: [
-        C("id", .integer, primaryKey: true), C("stop_id", .text, notNull: true), C("stop_code", .text),
-        C("stop_name", .text), C("normalized_name", .text, notNull: true), C("stop_desc", .text),
+        C("id", .integer, primaryKey: true), C("feed", .integer, notNull: true), C("stop_id", .text, notNull: true),
+        C("stop_code", .text), C("stop_name", .text), C("normalized_name", .text, notNull: true), C("stop_desc", .text),
         C("stop_lat", .real), C("stop_lon", .real), C("zone_id", .text), C("stop_url", .text),
         C("location_type", .integer, notNull: true), C("parent", .integer), C("stop_timezone", .text),
         C("wheelchair_boarding", .integer), C("level_id", .text), C("platform_code", .text),
     ])
 
     static let routes = TableDefinition("routes", columns: [
-        C("id", .integer, primaryKey: true), C("route_id", .text, notNull: true), C("agency", .integer),
-        C("route_short_name", .text), C("route_long_name", .text), C("route_desc", .text),
+        C("id", .integer, primaryKey: true), C("feed", .integer, notNull: true), C("route_id", .text, notNull: true),
+        C("agency", .integer), C("route_short_name", .text), C("route_long_name", .text), C("route_desc", .text),
         C("route_type", .integer), C("route_url", .text), C("route_color", .text), C("route_text_color", .text),
         C("route_sort_order", .integer),
     ])
 
     static let services = TableDefinition("services", columns: [
-        C("id", .integer, primaryKey: true), C("service_id", .text, notNull: true),
+        C("id", .integer, primaryKey: true), C("feed", .integer, notNull: true), C("service_id", .text, notNull: true),
     ])
 
     static let calendar = TableDefinition("calendar", columns: [
@@ -51,27 +70,12 @@ public enum Schema {
         C("service", .integer), C("date", .integer), C("exception_type", .integer),
     ], primaryKey: ["service", "date"], withoutRowID: true)
 
-    /// Every (date, service) that runs, expanded from calendar and calendar_dates at import time,
-    /// so "which services run on D" is one index range.
-    static let serviceDays = TableDefinition("service_days", columns: [
-        C("date", .integer), C("service", .integer),
-    ], primaryKey: ["date", "service"], withoutRowID: true)
-
     static let trips = TableDefinition("trips", columns: [
-        C("id", .integer, primaryKey: true), C("trip_id", .text, notNull: true), C("route", .integer, notNull: true),
-        C("service", .integer, notNull: true), C("trip_headsign", .text), C("trip_short_name", .text),
-        C("direction_id", .integer), C("block_id", .text), C("shape_id", .text),
+        C("id", .integer, primaryKey: true), C("feed", .integer, notNull: true), C("trip_id", .text, notNull: true),
+        C("route", .integer, notNull: true), C("service", .integer, notNull: true), C("trip_headsign", .text),
+        C("trip_short_name", .text), C("direction_id", .integer), C("block_id", .text), C("shape_id", .text),
         C("wheelchair_accessible", .integer), C("bikes_allowed", .integer),
     ])
-
-    /// Keyed by (trip, stop_sequence) and stored in that order (`WITHOUT ROWID`), so a trip's
-    /// stops are one range and duplicate rows are refused by the key.
-    static let stopTimes = TableDefinition("stop_times", columns: [
-        C("trip", .integer), C("stop_sequence", .integer), C("stop", .integer, notNull: true),
-        C("arrival", .integer), C("departure", .integer), C("interpolated", .integer, notNull: true, default: 0),
-        C("stop_headsign", .text), C("pickup_type", .integer), C("drop_off_type", .integer),
-        C("timepoint", .integer), C("shape_dist_traveled", .real),
-    ], primaryKey: ["trip", "stop_sequence"], withoutRowID: true)
 
     static let frequencies = TableDefinition("frequencies", columns: [
         C("trip", .integer, notNull: true), C("start_time", .integer), C("end_time", .integer),
@@ -79,7 +83,7 @@ public enum Schema {
     ])
 
     static let feedInfo = TableDefinition("feed_info", columns: [
-        C("feed_publisher_name", .text), C("feed_publisher_url", .text), C("feed_lang", .text),
+        C("feed", .integer, notNull: true), C("feed_publisher_name", .text), C("feed_publisher_url", .text), C("feed_lang", .text),
         C("feed_start_date", .integer), C("feed_end_date", .integer), C("feed_version", .text),
         C("feed_contact_email", .text), C("feed_contact_url", .text),
     ])
@@ -91,23 +95,84 @@ public enum Schema {
         C("word", .text), C("stop", .integer), C("listed_as", .integer, notNull: true),
     ], primaryKey: ["word", "stop"], withoutRowID: true)
 
-    static let tables = [metadata, agency, stops, routes, services, calendar, calendarDates, serviceDays,
-                         trips, stopTimes, frequencies, feedInfo, stopWords]
+    /// The tables every feed shares, in the order they are created.
+    static let sharedTables = [metadata, feeds, agency, stops, routes, services, calendar, calendarDates,
+                               trips, frequencies, feedInfo, stopWords]
 
-    /// Built after the rows are loaded (faster than maintaining them row by row).
-    static let indexes = [
-        IndexDefinition("stops_by_stop_id", on: "stops", columns: ["stop_id"], unique: true),
+    /// Built after the rows of a new database are loaded (faster than maintaining them row by row);
+    /// a feed added to an existing database updates them as it inserts.
+    static let sharedIndexes = [
+        IndexDefinition("feeds_by_name", on: "feeds", columns: ["name"], unique: true),
+        IndexDefinition("stops_by_stop_id", on: "stops", columns: ["stop_id", "feed"], unique: true),
         IndexDefinition("stops_by_location", on: "stops", columns: ["stop_lon", "stop_lat"]),
         IndexDefinition("stops_by_normalized_name", on: "stops", columns: ["normalized_name"]),
         // Partial: it serves "the platforms of this station" and is never taken for `parent IS NULL`.
         IndexDefinition("stops_by_parent", on: "stops", columns: ["parent"], onlyWhereNotNull: "parent"),
-        IndexDefinition("routes_by_route_id", on: "routes", columns: ["route_id"], unique: true),
-        IndexDefinition("services_by_service_id", on: "services", columns: ["service_id"], unique: true),
-        IndexDefinition("trips_by_trip_id", on: "trips", columns: ["trip_id"], unique: true),
+        IndexDefinition("routes_by_route_id", on: "routes", columns: ["route_id", "feed"], unique: true),
+        IndexDefinition("services_by_service_id", on: "services", columns: ["service_id", "feed"], unique: true),
+        IndexDefinition("trips_by_trip_id", on: "trips", columns: ["trip_id", "feed"], unique: true),
         // "The trips that run on a date": service_days gives the services, this gives their trips.
         IndexDefinition("trips_by_service", on: "trips", columns: ["service"]),
-        // With the table's key (trip, stop_sequence) this index covers what departures read.
-        IndexDefinition("stop_times_by_stop_departure", on: "stop_times", columns: ["stop", "departure", "pickup_type"]),
         IndexDefinition("frequencies_by_trip", on: "frequencies", columns: ["trip"]),
+        // Removing a feed deletes its words by stop key range.
+        IndexDefinition("stop_words_by_stop", on: "stop_words", columns: ["stop"]),
     ]
+
+    /// The tables of one feed alone, named after it (`stop_times_3`).
+    static func feedTables(_ feed: Int) -> [TableDefinition] {
+        [stopTimes(feed), serviceDays(feed)]
+    }
+
+    /// The indexes of one feed's own tables.
+    static func feedIndexes(_ feed: Int) -> [IndexDefinition] {
+        // With the table's key (trip, stop_sequence) this index covers what departures read.
+        [IndexDefinition("stop_times_\(feed)_by_stop_departure", on: FeedTables(feed: feed).stopTimes,
+                         columns: ["stop", "departure", "pickup_type"])]
+    }
+
+    /// Keyed by (trip, stop_sequence) and stored in that order (`WITHOUT ROWID`), so a trip's
+    /// stops are one range and duplicate rows are refused by the key.
+    static func stopTimes(_ feed: Int) -> TableDefinition {
+        TableDefinition(FeedTables(feed: feed).stopTimes, columns: [
+            C("trip", .integer), C("stop_sequence", .integer), C("stop", .integer, notNull: true),
+            C("arrival", .integer), C("departure", .integer), C("interpolated", .integer, notNull: true, default: 0),
+            C("stop_headsign", .text), C("pickup_type", .integer), C("drop_off_type", .integer),
+            C("timepoint", .integer), C("shape_dist_traveled", .real),
+        ], primaryKey: ["trip", "stop_sequence"], withoutRowID: true)
+    }
+
+    /// Every (date, service) that runs, expanded from calendar and calendar_dates at import time,
+    /// so "which services run on D" is one index range.
+    static func serviceDays(_ feed: Int) -> TableDefinition {
+        TableDefinition(FeedTables(feed: feed).serviceDays, columns: [
+            C("date", .integer), C("service", .integer),
+        ], primaryKey: ["date", "service"], withoutRowID: true)
+    }
+}
+
+/// The names of the tables one feed has to itself.
+public struct FeedTables: Sendable, Equatable {
+    /// The feed's key (`feeds.id`).
+    public let feed: Int
+    public init(feed: Int) { self.feed = feed }
+    /// `stop_times_<feed>`.
+    public var stopTimes: String { "stop_times_\(feed)" }
+    /// `service_days_<feed>`.
+    public var serviceDays: String { "service_days_\(feed)" }
+}
+
+/// Each feed's keys are a block of their own: feed k owns [k·2³², (k + 1)·2³²) in every table, so a
+/// key tells its feed (`feed(of:)`) and a feed's rows are one range (`range(of:)`).
+public enum FeedKeys {
+    /// Bits of a key below the feed's number.
+    public static let shift = 32
+
+    /// The first key of feed `feed` (its rows are numbered from here + 1).
+    public static func base(of feed: Int) -> Int { feed << shift }
+
+    /// Every key feed `feed` can own.
+    public static func range(of feed: Int) -> ClosedRange<Int> { base(of: feed)...(base(of: feed + 1) - 1) }
+
+    /// The feed a key belongs to.
+    public static func feed(of key: Int) -> Int { key >> shift }
 }

@@ -3,7 +3,7 @@ import FetchRequest
 /// A row of `stops`: a stop, platform, station, entrance, generic node or boarding area.
 public struct Stop: Entity, Sendable, Equatable {
     public static let tableName = "stops"
-    public static let columnNames = ["id", "stop_id", "stop_name", "stop_lat", "stop_lon", "location_type", "parent", "platform_code"]
+    public static let columnNames = ["id", "stop_id", "stop_name", "stop_lat", "stop_lon", "location_type", "parent", "platform_code", "feed"]
 
     /// The integer key inside the database.
     public let key: Int
@@ -19,6 +19,8 @@ public struct Stop: Entity, Sendable, Equatable {
     public let parent: Int?
     /// The platform code ("2", "B"), if the feed gives one.
     public let platformCode: String?
+    /// The key of the feed the stop belongs to (`feeds.id`).
+    public let feedKey: Int
 
     public init(row: Row) throws {
         key = row.int(0)
@@ -29,6 +31,7 @@ public struct Stop: Entity, Sendable, Equatable {
         locationType = row.int(5)
         parent = row.optionalInt(6)
         platformCode = row.optionalString(7)
+        feedKey = row.int(8)
     }
 
     /// The rider's stop listing rule: by default stations and stops or platforms without a parent

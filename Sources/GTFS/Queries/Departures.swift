@@ -2,6 +2,8 @@ import FetchRequest
 
 /// One departure: a trip leaving a stop at an instant.
 public struct Departure: Sendable, Equatable {
+    /// The name of the feed it belongs to.
+    public let feed: String
     public let stopID: String
     public let stopName: String
     public let platformCode: String?
@@ -29,6 +31,10 @@ public struct Departure: Sendable, Equatable {
 /// on `stop_times(stop, departure)`, trips whose service runs on D (`service_days`), no row with
 /// `pickup_type` 1 and no last stop of a trip. The dates' results are merged in order of instant,
 /// `stop_id`, `trip_id`, then limited.
+///
+/// With several feeds, the stops are grouped by feed and each feed is asked in its own tables
+/// (`stop_times_<feed>`, `service_days_<feed>`) and its own time zone; the feeds' departures are
+/// merged by instant, then feed name, `stop_id` and `trip_id`.
 public struct DeparturesQuery: Sendable {
     /// The stops (database keys) departures may leave from.
     public var stopKeys: [Int]
@@ -45,21 +51,22 @@ public struct DeparturesQuery: Sendable {
         self.duration = duration
     }
 
-    /// The request for one service date; `$date`, `$from`, `$to` and `$limit` are bound per date.
+    /// The request for one service date of one feed; `$date`, `$from`, `$to` and `$limit` are
+    /// bound per date.
     ///
-    ///     SELECT … FROM "stop_times" AS "st" JOIN "trips" … JOIN "routes" … JOIN "stops" …
+    ///     SELECT … FROM "stop_times_1" AS "st" JOIN "trips" … JOIN "routes" … JOIN "stops" …
     ///     WHERE "st"."stop" IN (?, …) AND "st"."departure" BETWEEN ? AND ? AND "st"."pickup_type" IS NOT ?
-    ///       AND "trips"."service" IN (SELECT "service" FROM "service_days" WHERE "date" = ?)
-    ///       AND "st"."stop_sequence" < (SELECT MAX("last"."stop_sequence") FROM "stop_times" AS "last" WHERE "last"."trip" = "st"."trip")
+    ///       AND "trips"."service" IN (SELECT "service" FROM "service_days_1" WHERE "date" = ?)
+    ///       AND "st"."stop_sequence" < (SELECT MAX("last"."stop_sequence") FROM "stop_times_1" AS "last" WHERE "last"."trip" = "st"."trip")
     ///     ORDER BY "st"."departure", "stops"."stop_id", "trips"."trip_id" LIMIT ?
-    public func requestPerServiceDate(excludingFrequencies: Bool = false) -> Query {
-        requestPerServiceDate(stops: Column("stop", of: "st").isIn(stopKeys), excludingFrequencies: excludingFrequencies)
+    public func requestPerServiceDate(feed: FeedTables, stopKeys: [Int], excludingFrequencies: Bool = false) -> Query {
+        requestPerServiceDate(feed: feed, stops: Column("stop", of: "st").isIn(stopKeys), excludingFrequencies: excludingFrequencies)
     }
 
     /// The same request with another condition choosing the stops (`st` is the stop-times alias);
     /// the benchmark compares shapes through it.
-    public func requestPerServiceDate(stops stopPredicate: SQLPredicate, excludingFrequencies: Bool = false) -> Query {
-        var query = DeparturesQuery.boardingRows(stops: stopPredicate)
+    public func requestPerServiceDate(feed: FeedTables, stops stopPredicate: SQLPredicate, excludingFrequencies: Bool = false) -> Query {
+        var query = DeparturesQuery.boardingRows(feed: feed, stops: stopPredicate)
             .filter(Column("departure", of: "st").between(.variable("from"), and: .variable("to")))
             .sorted(by: [Column("departure", of: "st").ascending, Column("stop_id", of: "stops").ascending,
                          Column("trip_id", of: "trips").ascending])
@@ -73,13 +80,13 @@ public struct DeparturesQuery: Sendable {
 
     /// For one service date (`$date`), the template rows of trips run by `frequencies.txt` at the
     /// chosen stops, with each frequency period: the runs are computed from them.
-    public func frequencyRequestPerServiceDate() -> Query {
-        let firstDeparture = Query(table: "stop_times", alias: "first")
+    public func frequencyRequestPerServiceDate(feed: FeedTables, stopKeys: [Int]) -> Query {
+        let firstDeparture = Query(table: feed.stopTimes, alias: "first")
             .select(Column("departure", of: "first"))
             .filter(Column("trip", of: "first") == Column("trip", of: "st"))
             .sorted(by: [Column("stop_sequence", of: "first").ascending])
             .limited(to: 1)
-        var query = DeparturesQuery.boardingRows(stops: Column("stop", of: "st").isIn(stopKeys))
+        var query = DeparturesQuery.boardingRows(feed: feed, stops: Column("stop", of: "st").isIn(stopKeys))
             .joining(Join(table: "frequencies", on: Column("trip", of: "frequencies") == Column("trip", of: "st")))
             .filter(Column("departure", of: "st").isNotNull)
         query.selection += [
@@ -91,23 +98,23 @@ public struct DeparturesQuery: Sendable {
         return query
     }
 
-    /// Stop times at the chosen stops where a rider can board on the service date `$date`: the
-    /// trip's service runs, `pickup_type` is not 1, and it is not the trip's last stop; with the
-    /// columns a departure shows (the last one, `departure`, is the GTFS time).
-    static func boardingRows(stops stopPredicate: SQLPredicate) -> Query {
+    /// Stop times of one feed at the chosen stops where a rider can board on the service date
+    /// `$date`: the trip's service runs, `pickup_type` is not 1, and it is not the trip's last stop;
+    /// with the columns a departure shows (the last one, `departure`, is the GTFS time).
+    static func boardingRows(feed: FeedTables, stops stopPredicate: SQLPredicate) -> Query {
         let st = "st"
-        let lastOfTrip = Query(table: "stop_times", alias: "last")
+        let lastOfTrip = Query(table: feed.stopTimes, alias: "last")
             .select([SelectedProperty(Column("stop_sequence", of: "last").max)])
             .filter(Column("trip", of: "last") == Column("trip", of: st))
-        let lastStopName = Query(table: "stop_times", alias: "final")
+        let lastStopName = Query(table: feed.stopTimes, alias: "final")
             .joining(Join(table: "stops", as: "final_stop", on: Column("id", of: "final_stop") == Column("stop", of: "final")))
             .select(Column("stop_name", of: "final_stop"))
             .filter(Column("trip", of: "final") == Column("trip", of: st))
             .sorted(by: [Column("stop_sequence", of: "final").descending])
             .limited(to: 1)
-        let runningServices = Query(table: "service_days").select(Column("service"))
+        let runningServices = Query(table: feed.serviceDays).select(Column("service"))
             .filter(Column("date") == .variable("date"))
-        return Query(table: "stop_times", alias: st)
+        return Query(table: feed.stopTimes, alias: st)
             .joining(Join(table: "trips", on: Column("id", of: "trips") == Column("trip", of: st)))
             .joining(Join(table: "routes", on: Column("id", of: "routes") == Column("route", of: "trips")))
             .joining(Join(table: "stops", on: Column("id", of: "stops") == Column("stop", of: st)))
@@ -127,29 +134,45 @@ public struct DeparturesQuery: Sendable {
             .filter(Column("stop_sequence", of: st) < .subquery(lastOfTrip))
     }
 
-    /// The departures in the window, in order, at most `limit`.
+    /// The departures in the window, in order, at most `limit`: each feed's stops asked in that
+    /// feed's tables and zone, then merged.
     public func run(on transit: TransitDatabase) throws -> [Departure] {
-        guard !stopKeys.isEmpty else { return [] }
-        return try run(on: transit, request: requestPerServiceDate(excludingFrequencies: transit.hasFrequencies),
-                       frequencies: transit.hasFrequencies)
+        var keysByFeed: [Int: [Int]] = [:]
+        for key in stopKeys { keysByFeed[FeedKeys.feed(of: key), default: []].append(key) }
+        var departures: [Departure] = []
+        for feed in transit.selectedFeeds {
+            guard let keys = keysByFeed[feed.key] else { continue }
+            let request = requestPerServiceDate(feed: feed.tables, stopKeys: keys, excludingFrequencies: feed.hasFrequencies)
+            departures += try run(on: transit, feed: feed, request: request,
+                                  frequencies: feed.hasFrequencies ? frequencyRequestPerServiceDate(feed: feed.tables, stopKeys: keys) : nil)
+        }
+        departures.sort {
+            if $0.instant != $1.instant { return $0.instant < $1.instant }
+            if $0.feed != $1.feed { return feedOrder($0.feed, $1.feed) }
+            if $0.stopID != $1.stopID { return $0.stopID.utf8.lexicographicallyPrecedes($1.stopID.utf8) }
+            return $0.tripID.utf8.lexicographicallyPrecedes($1.tripID.utf8)
+        }
+        if limit > 0, departures.count > limit { departures.removeSubrange(limit...) }
+        return departures
     }
 
-    /// Runs `request` (a `requestPerServiceDate` shape) for each service date that can reach the
-    /// window, and with `frequencies` the runs of frequency-based trips too.
-    public func run(on transit: TransitDatabase, request: Query, frequencies: Bool = false) throws -> [Departure] {
-        let zone = transit.timeZone
+    /// Runs `request` (a `requestPerServiceDate` shape of `feed`) for each service date that can
+    /// reach the window, and with `frequencies` the runs of frequency-based trips too; unsorted.
+    public func run(on transit: TransitDatabase, feed: Feed, request: Query, frequencies: Query? = nil) throws -> [Departure] {
+        let zone = feed.timeZone
+        let largestTime = feed.largestTime
         let end = start + duration
-        let firstDate = zone.localTime(of: start).date.adding(days: -(transit.largestTime / 86_400 + 1))
+        let firstDate = zone.localTime(of: start).date.adding(days: -(largestTime / 86_400 + 1))
         let lastDate = zone.localTime(of: end).date.adding(days: 1)
         let template = SQLGenerator.prepare(request)
-        let frequencyTemplate = frequencies ? SQLGenerator.prepare(frequencyRequestPerServiceDate()) : nil
+        let frequencyTemplate = frequencies.map { SQLGenerator.prepare($0) }
         var departures: [Departure] = []
         var date = firstDate
         while date <= lastDate {
             defer { date = date.adding(days: 1) }
             let base = zone.noonMinusTwelveHours(date)
             let from = max(start - base, 0)
-            let to = min(end - base, transit.largestTime)
+            let to = min(end - base, largestTime)
             guard from <= to else { continue }
             let request = try template.substituting([
                 "date": date.yyyymmdd, "from": from, "to": to, "limit": limit > 0 ? limit : -1,
@@ -157,7 +180,7 @@ public struct DeparturesQuery: Sendable {
             try transit.database.forEachRow(request) { row in
                 let gtfsTime = row.int(7)
                 departures.append(Departure(
-                    stopID: row.string(0), stopName: row.string(1), platformCode: row.optionalString(2),
+                    feed: feed.name, stopID: row.string(0), stopName: row.string(1), platformCode: row.optionalString(2),
                     tripID: row.string(3), routeID: row.string(4), route: row.string(5), headsign: row.string(6),
                     serviceDate: date, gtfsTime: gtfsTime, instant: base + gtfsTime))
             }
@@ -174,7 +197,7 @@ public struct DeparturesQuery: Sendable {
                     let gtfsTime = runStart + offset
                     if gtfsTime >= from {
                         departures.append(Departure(
-                            stopID: row.string(0), stopName: row.string(1), platformCode: row.optionalString(2),
+                            feed: feed.name, stopID: row.string(0), stopName: row.string(1), platformCode: row.optionalString(2),
                             tripID: row.string(3), routeID: row.string(4), route: row.string(5), headsign: row.string(6),
                             serviceDate: date, gtfsTime: gtfsTime, instant: base + gtfsTime))
                     }
@@ -182,25 +205,7 @@ public struct DeparturesQuery: Sendable {
                 }
             }
         }
-        departures.sort {
-            if $0.instant != $1.instant { return $0.instant < $1.instant }
-            if $0.stopID != $1.stopID { return $0.stopID.utf8.lexicographicallyPrecedes($1.stopID.utf8) }
-            return $0.tripID.utf8.lexicographicallyPrecedes($1.tripID.utf8)
-        }
-        if limit > 0, departures.count > limit { departures.removeSubrange(limit...) }
         return departures
     }
 }
 
-extension TransitDatabase {
-    /// The keys of the stops a rider can board at for `stopID`: the stop itself, and when it is a
-    /// station, its boarding points (`location_type` 0 or empty) too.
-    public func boardingKeys(forStopID stopID: String) throws -> [Int] {
-        guard let stop = try database.fetchOne(FetchRequest<Stop>().filter(Stop.column("stop_id") == stopID)) else {
-            throw TransitError.unknownStop(id: stopID)
-        }
-        guard stop.locationType == 1 else { return [stop.key] }
-        let children = FetchRequest<Stop>().filter(Stop.column("parent") == stop.key && Stop.boardingPoints())
-        return [stop.key] + (try database.fetchIdentifiers(children).map { Int($0) })
-    }
-}

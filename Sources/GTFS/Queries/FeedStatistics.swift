@@ -1,80 +1,109 @@
 import FetchRequest
 
-/// An overview of an imported feed, built from the fetch-request module's count, aggregate and
-/// grouping requests.
+/// An overview of the selected feeds, built from the fetch-request module's count, aggregate and
+/// grouping requests: every count is an index range of one feed's keys, summed over the feeds.
 public struct FeedStatistics: Sendable {
     /// Rows per table (count requests: `SELECT COUNT(*)`, nothing fetched).
     public let rowCounts: [(table: String, rows: Int)]
-    /// The first and last date any service runs (MIN/MAX over `service_days`).
+    /// The first and last date any service runs.
     public let serviceDates: ClosedRange<ServiceDate>?
-    /// The earliest and latest departure time of the feed, in seconds (MIN/MAX over `stop_times`).
+    /// The earliest and latest departure time, in seconds (MIN/MAX over each feed's stop times).
     public let departureTimes: ClosedRange<Int>?
 
     /// The tables counted, in order.
     public static let tables = ["agency", "stops", "routes", "trips", "stop_times", "calendar", "calendar_dates",
                                 "service_days", "frequencies", "feed_info"]
 
-    /// Reads the overview.
-    public init(database: Database) throws {
-        rowCounts = try FeedStatistics.tables.map { ($0, try database.count(Query(table: $0))) }
-        let dates = try database.fetchDictionaries(Query(table: "service_days").select([
-            SelectedProperty(Column("date").min, as: "first"), SelectedProperty(Column("date").max, as: "last"),
-        ]))
-        if case .integer(let first)? = dates.first?["first"], case .integer(let last)? = dates.first?["last"],
-           let from = ServiceDate(yyyymmdd: Int(first)), let to = ServiceDate(yyyymmdd: Int(last)) {
-            serviceDates = from...to
-        } else {
-            serviceDates = nil
+    /// Reads the overview of the feeds `transit` has selected.
+    public init(transit: TransitDatabase) throws {
+        let database = transit.database
+        var counts = Array(repeating: 0, count: FeedStatistics.tables.count)
+        var dates: ClosedRange<ServiceDate>?
+        var times: ClosedRange<Int>?
+        for feed in transit.selectedFeeds {
+            for (index, table) in FeedStatistics.tables.enumerated() {
+                // Stop times were counted at import (`feeds.stop_times`): no need to read millions of rows.
+                counts[index] += table == "stop_times" ? feed.stopTimes : try database.count(FeedStatistics.rows(of: table, in: feed))
+            }
+            if let range = feed.serviceDates {
+                dates = dates.map { min($0.lowerBound, range.lowerBound)...max($0.upperBound, range.upperBound) } ?? range
+            }
+            let extremes = try database.fetchDictionaries(Query(table: feed.tables.stopTimes).select([
+                SelectedProperty(Column("departure").min, as: "earliest"), SelectedProperty(Column("departure").max, as: "latest"),
+            ]))
+            if case .integer(let earliest)? = extremes.first?["earliest"], case .integer(let latest)? = extremes.first?["latest"] {
+                let range = Int(earliest)...Int(latest)
+                times = times.map { min($0.lowerBound, range.lowerBound)...max($0.upperBound, range.upperBound) } ?? range
+            }
         }
-        let times = try database.fetchDictionaries(Query(table: "stop_times").select([
-            SelectedProperty(Column("departure").min, as: "earliest"), SelectedProperty(Column("departure").max, as: "latest"),
-        ]))
-        if case .integer(let earliest)? = times.first?["earliest"], case .integer(let latest)? = times.first?["latest"] {
-            departureTimes = Int(earliest)...Int(latest)
-        } else {
-            departureTimes = nil
+        rowCounts = Array(zip(FeedStatistics.tables, counts))
+        serviceDates = dates
+        departureTimes = times
+    }
+
+    /// The rows of `table` that belong to `feed`: its own table, or its key range in a shared one.
+    static func rows(of table: String, in feed: Feed) -> Query {
+        let keys = feed.keys
+        func range(_ column: String) -> SQLPredicate { Column(column).between(keys.lowerBound, and: keys.upperBound) }
+        switch table {
+        case "stop_times": return Query(table: feed.tables.stopTimes)
+        case "service_days": return Query(table: feed.tables.serviceDays)
+        case "calendar", "calendar_dates": return Query(table: table).filter(range("service"))
+        case "frequencies": return Query(table: table).filter(range("trip"))
+        case "feed_info": return Query(table: table).filter(Column("feed") == feed.key)
+        default: return Query(table: table).filter(range("id"))
         }
     }
 
-    /// Departures on `date` counted per stop, most first (ties by `stop_id`), at most `limit`:
-    /// a group-by request with a count, an order and a limit. A departure is as in `departures`:
-    /// the service runs that day, boarding is allowed, and it is not the trip's last stop.
-    public static func busiestStops(on date: ServiceDate, limit: Int, database: Database) throws -> [(stopID: String, name: String, departures: Int)] {
-        let departures = countAll
-        let query = departuresOn(date)
-            .joining(Join(table: "stops", on: Column("id", of: "stops") == Column("stop", of: "st")))
-            .select([SelectedProperty(Column("stop_id", of: "stops")), SelectedProperty(Column("stop_name", of: "stops")),
-                     SelectedProperty(departures, as: "departures")])
-            .grouped(by: [Column("stop", of: "st")])
-            .sorted(by: [departures.descending, Column("stop_id", of: "stops").ascending])
-            .limited(to: limit)
-        var result: [(String, String, Int)] = []
-        try database.forEachRow(SQLGenerator.prepare(query)) { result.append(($0.string(0), $0.string(1), $0.int(2))) }
+    /// Departures on `date` counted per stop, most first (ties by feed name, then `stop_id`), at
+    /// most `limit`: per feed a group-by request with a count, an order and a limit, then merged.
+    /// A departure is as in `departures`: the service runs that day, boarding is allowed, and it
+    /// is not the trip's last stop.
+    public static func busiestStops(on date: ServiceDate, limit: Int, transit: TransitDatabase) throws -> [(feed: String, stopID: String, name: String, departures: Int)] {
+        var result: [(feed: String, stopID: String, name: String, departures: Int)] = []
+        for feed in transit.selectedFeeds {
+            let departures = countAll
+            let query = departuresOn(date, feed: feed.tables)
+                .joining(Join(table: "stops", on: Column("id", of: "stops") == Column("stop", of: "st")))
+                .select([SelectedProperty(Column("stop_id", of: "stops")), SelectedProperty(Column("stop_name", of: "stops")),
+                         SelectedProperty(departures, as: "departures")])
+                .grouped(by: [Column("stop", of: "st")])
+                .sorted(by: [departures.descending, Column("stop_id", of: "stops").ascending])
+                .limited(to: limit)
+            try transit.database.forEachRow(SQLGenerator.prepare(query)) { result.append((feed.name, $0.string(0), $0.string(1), $0.int(2))) }
+        }
+        result.sort {
+            if $0.departures != $1.departures { return $0.departures > $1.departures }
+            if $0.feed != $1.feed { return feedOrder($0.feed, $1.feed) }
+            return $0.stopID.utf8.lexicographicallyPrecedes($1.stopID.utf8)
+        }
+        if result.count > limit { result.removeSubrange(limit...) }
         return result
     }
 
-    /// Departures on `date` from `stopKeys` per hour of the service day (GTFS hours: 24 and later
-    /// are after midnight), hours with none left out.
-    public static func departuresPerHour(on date: ServiceDate, stopKeys: [Int], database: Database) throws -> [(hour: Int, departures: Int)] {
+    /// Departures on `date` from `stopKeys` (stops of one feed) per hour of the service day (GTFS
+    /// hours: 24 and later are after midnight), hours with none left out.
+    public static func departuresPerHour(on date: ServiceDate, stopKeys: [Int], transit: TransitDatabase) throws -> [(hour: Int, departures: Int)] {
+        guard let first = stopKeys.first, let feed = transit.feed(ofKey: first) else { return [] }
         let hour = Column("departure", of: "st") / 3600
-        let query = departuresOn(date)
+        let query = departuresOn(date, feed: feed.tables)
             .filter(Column("stop", of: "st").isIn(stopKeys))
             .select([SelectedProperty(hour, as: "hour"), SelectedProperty(countAll, as: "departures")])
             .grouped(by: [hour])
             .sorted(by: [hour.ascending])
         var result: [(Int, Int)] = []
-        try database.forEachRow(SQLGenerator.prepare(query)) { result.append(($0.int(0), $0.int(1))) }
+        try transit.database.forEachRow(SQLGenerator.prepare(query)) { result.append(($0.int(0), $0.int(1))) }
         return result
     }
 
-    /// Stop times (alias `st`) that are departures on `date`.
-    private static func departuresOn(_ date: ServiceDate) -> Query {
-        let lastOfTrip = Query(table: "stop_times", alias: "last")
+    /// Stop times (alias `st`) of one feed that are departures on `date`.
+    private static func departuresOn(_ date: ServiceDate, feed: FeedTables) -> Query {
+        let lastOfTrip = Query(table: feed.stopTimes, alias: "last")
             .select([SelectedProperty(Column("stop_sequence", of: "last").max)])
             .filter(Column("trip", of: "last") == Column("trip", of: "st"))
-        return Query(table: "stop_times", alias: "st")
+        return Query(table: feed.stopTimes, alias: "st")
             .joining(Join(table: "trips", on: Column("id", of: "trips") == Column("trip", of: "st")))
-            .filter(Column("service", of: "trips").isIn(Query(table: "service_days").select(Column("service")).filter(Column("date") == date.yyyymmdd)))
+            .filter(Column("service", of: "trips").isIn(Query(table: feed.serviceDays).select(Column("service")).filter(Column("date") == date.yyyymmdd)))
             .filter(Column("pickup_type", of: "st").isNot(1))
             .filter(Column("departure", of: "st").isNotNull)
             .filter(Column("stop_sequence", of: "st") < .subquery(lastOfTrip))

@@ -5,6 +5,8 @@ public struct NearbyStop: Sendable, Equatable {
     public let stop: Stop
     /// Metres from the query point (haversine).
     public let distance: Double
+    /// The name of the stop's feed.
+    public let feed: String
 }
 
 /// "Which stops are near this point": Core Data's two-step nearby search, made right everywhere.
@@ -12,8 +14,9 @@ public struct NearbyStop: Sendable, Equatable {
 /// Step one is a fetch request with a bounding-box predicate that the `stops(stop_lon, stop_lat)`
 /// index answers with a `SEARCH` (two longitude ranges across the 180° meridian, every longitude
 /// near a pole). Step two computes the haversine distance of each candidate, keeps those within the
-/// radius, sorts by distance then `stop_id`, and only then applies the limit, so SQL never cuts a
-/// nearer stop.
+/// radius, sorts by distance, then feed name, then `stop_id`, and only then applies the limit, so
+/// SQL never cuts a nearer stop. All feeds share the stops table, so any number of feeds is one
+/// index search; `--feed` adds `feed IN (…)`.
 public struct NearbyStopsQuery: Sendable {
     public var latitude: Double
     public var longitude: Double
@@ -55,25 +58,36 @@ public struct NearbyStopsQuery: Sendable {
     ]
 
     /// The candidate request for this query, ready to run: the template with the box bound.
-    public func candidates() throws -> PreparedRequest {
+    public func candidates(feeds: SQLPredicate = .all) throws -> PreparedRequest {
         let box = Geo.boundingBox(latitude: latitude, longitude: longitude, radius: radius)
-        let template = NearbyStopsQuery.templates[(box.longitudes.count - 1) + (platforms ? 2 : 0)]
+        var template = NearbyStopsQuery.templates[(box.longitudes.count - 1) + (platforms ? 2 : 0)]
+        if !feeds.isAll {
+            template = NearbyStopsQuery.candidateTemplate(longitudeRanges: box.longitudes.count, platforms: platforms).filter(feeds).prepare()
+        }
         var values: [SQLValue] = []
         for range in box.longitudes { values += [.real(range.lowerBound), .real(range.upperBound)] }
         values += [.real(box.latitudes.lowerBound), .real(box.latitudes.upperBound)]
         return try template.binding(values)
     }
 
-    /// The stops within the radius, nearest first (ties by `stop_id`), at most `limit`.
-    public func run(on database: Database) throws -> [NearbyStop] {
+    /// The stops of the selected feeds within the radius, nearest first (ties by feed name, then
+    /// `stop_id`), at most `limit`.
+    public func run(on transit: TransitDatabase) throws -> [NearbyStop] {
         var found: [NearbyStop] = []
-        try database.forEachRow(try candidates()) { row in
+        try transit.database.forEachRow(try candidates(feeds: transit.selectedFeedsPredicate(Stop.column("feed")))) { row in
             // Only stops inside the circle are decoded into records.
             guard !row.isNull(3), !row.isNull(4) else { return }
             let distance = Geo.distance(latitude, longitude, row.double(3), row.double(4))
-            if distance <= radius { found.append(NearbyStop(stop: try Stop(row: row), distance: distance)) }
+            if distance <= radius {
+                let stop = try Stop(row: row)
+                found.append(NearbyStop(stop: stop, distance: distance, feed: transit.feedName(ofKey: stop.key)))
+            }
         }
-        found.sort { $0.distance != $1.distance ? $0.distance < $1.distance : $0.stop.stopID.utf8.lexicographicallyPrecedes($1.stop.stopID.utf8) }
+        found.sort {
+            if $0.distance != $1.distance { return $0.distance < $1.distance }
+            if $0.feed != $1.feed { return feedOrder($0.feed, $1.feed) }
+            return $0.stop.stopID.utf8.lexicographicallyPrecedes($1.stop.stopID.utf8)
+        }
         if limit > 0, found.count > limit { found.removeSubrange(limit...) }
         return found
     }

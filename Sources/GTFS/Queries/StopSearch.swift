@@ -8,7 +8,9 @@ import Synchronization
 /// matches when every query word is a prefix of some word of its normalized name; each word is an
 /// index range on `stop_words(word, stop)` (`word >= 'gorli' AND word < 'gorlj'`), never `LIKE` and
 /// never a scan. Stops whose whole normalized name starts with the whole normalized query come
-/// first, then the rest; within each group by normalized name (code-point order), then `stop_id`.
+/// first, then the rest; within each group by normalized name (code-point order), then feed name,
+/// then `stop_id`. The words of every feed's stops share one table, so the feeds are searched
+/// together; `--feed` adds `feed IN (…)`.
 public struct StopSearchQuery: Sendable {
     /// The most distinct words a query may have (each is one index range in the SQL).
     public static let maximumWords = 32
@@ -58,7 +60,7 @@ public struct StopSearchQuery: Sendable {
     ///         AND "stop" IN (SELECT "stop" FROM "stop_words" WHERE "word" >= ? AND "word" < ?))
     ///     ORDER BY CASE WHEN "stops"."normalized_name" >= ? AND "stops"."normalized_name" < ? THEN ? ELSE ? END,
     ///       "stops"."normalized_name", "stops"."stop_id" LIMIT ?
-    public static func template(wordCount: Int, platforms: Bool) -> FetchRequest<Stop> {
+    public static func template(wordCount: Int, platforms: Bool, feeds: SQLPredicate = .all) -> FetchRequest<Stop> {
         func wordRange(_ index: Int) -> SQLPredicate {
             Column("word") >= .variable("from\(index)") && Column("word") < .variable("to\(index)")
         }
@@ -68,11 +70,13 @@ public struct StopSearchQuery: Sendable {
                 Query(table: "stop_words").select(Column("stop")).filter(wordRange(index))))
         }
         var request = FetchRequest<Stop>()
-        request.predicate = Stop.listed(platforms: platforms) && Stop.column("id").isIn(matching)
+        request.predicate = Stop.listed(platforms: platforms) && Stop.column("id").isIn(matching) && feeds
         let name = Stop.column("normalized_name")
         let startsWithQuery = SQLExpression.when(name >= .variable("name") && name < .variable("nameEnd"),
                                                  then: .value(0), else: .value(1))
-        request.sortDescriptors = [startsWithQuery.ascending, name.ascending, Stop.column("stop_id").ascending]
+        let feedName = SQLExpression.subquery(Query(table: "feeds").select(Column("name", of: "feeds"))
+            .filter(Column("id", of: "feeds") == Stop.column("feed")))
+        request.sortDescriptors = [startsWithQuery.ascending, name.ascending, feedName.ascending, Stop.column("stop_id").ascending]
         request.query.limitVariable = "limit"
         return request
     }
@@ -81,8 +85,11 @@ public struct StopSearchQuery: Sendable {
     ///
     /// The prefix ranges are Core Data's `BEGINSWITH` as `>=` and `<` the prefix's successor; a
     /// prefix with no successor (all U+10FFFF) gets an upper bound above every string.
-    public func prepared() throws -> PreparedRequest {
-        let template = StopSearchQuery.templates.template(wordCount: words.count, platforms: platforms)
+    public func prepared(feeds: SQLPredicate = .all) throws -> PreparedRequest {
+        var template = StopSearchQuery.templates.template(wordCount: words.count, platforms: platforms)
+        if !feeds.isAll {
+            template = SQLGenerator.prepare(StopSearchQuery.template(wordCount: words.count, platforms: platforms, feeds: feeds).recordQuery)
+        }
         // Above every string SQLite can compare with BINARY: text sorts below blobs.
         func upperBound(_ prefix: String) -> SQLValue {
             SQLPredicate.successor(of: prefix).map { .text($0) } ?? .text(String(repeating: "\u{10FFFF}", count: prefix.unicodeScalars.count + 1))
@@ -96,10 +103,10 @@ public struct StopSearchQuery: Sendable {
     /// Templates generated so far, one per shape, shared by every search in the process.
     private static let templates = TemplateCache()
 
-    /// The matching stops in order, at most `limit`.
-    public func run(on database: Database) throws -> [Stop] {
+    /// The matching stops of the selected feeds in order, at most `limit`.
+    public func run(on transit: TransitDatabase) throws -> [Stop] {
         var stops: [Stop] = []
-        try database.forEachRow(try prepared()) { stops.append(try Stop(row: $0)) }
+        try transit.database.forEachRow(try prepared(feeds: transit.selectedFeedsPredicate(Stop.column("feed")))) { stops.append(try Stop(row: $0)) }
         return stops
     }
 }

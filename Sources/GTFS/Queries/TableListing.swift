@@ -1,7 +1,8 @@
 import FetchRequest
 
 /// A GTFS table as `transit list` prints it: the feed's own column names and ids (joined back from
-/// the integer keys), times as `HH:MM:SS`, rows in key order.
+/// the integer keys), times as `HH:MM:SS`, rows in key order. Each feed is one request over its
+/// key range (or its own table), the feed's name as the first column.
 public struct TableListing: Sendable {
     /// How a column's values are written.
     public enum Kind: Sendable {
@@ -23,8 +24,16 @@ public struct TableListing: Sendable {
     ]
 
     public let name: String
-    public let base: Query
+    /// The rows of one feed, in order, before the fields are selected.
+    let base: @Sendable (Feed) -> Query
+    /// The columns, `feed` first (its value is the feed's name, bound per feed).
     public let fields: [Field]
+
+    init(name: String, base: @escaping @Sendable (Feed) -> Query, fields: [Field]) {
+        self.name = name
+        self.base = base
+        self.fields = [Field(name: "feed", expression: .value(""), kind: .text)] + fields
+    }
 
     /// A `--where` condition that names no column of the table, or has no `=`.
     public struct UnknownField: Error, CustomStringConvertible {
@@ -35,14 +44,17 @@ public struct TableListing: Sendable {
         }
     }
 
-    /// The query for this table filtered by `conditions` (`FIELD=VALUE`, combined with AND). Field
-    /// names are checked against this table's columns; values are bound, never spliced.
-    public func query(where conditions: [String]) throws -> Query {
-        var query = base.select(fields.map { SelectedProperty($0.expression, as: $0.name) })
+    /// The query for this table's rows of `feed` filtered by `conditions` (`FIELD=VALUE`, combined
+    /// with AND). Field names are checked against this table's columns; values are bound, never
+    /// spliced.
+    public func query(for feed: Feed, where conditions: [String]) throws -> Query {
+        let selected = [SelectedProperty(.value(feed.name), as: "feed")]
+            + fields.dropFirst().map { SelectedProperty($0.expression, as: $0.name) }
+        var query = base(feed).select(selected)
         for condition in conditions {
             guard let equals = condition.firstIndex(of: "="),
-                  let field = fields.first(where: { $0.name == String(condition[..<equals]) }) else {
-                throw UnknownField(condition: condition, known: fields.map(\.name))
+                  let field = fields.dropFirst().first(where: { $0.name == String(condition[..<equals]) }) else {
+                throw UnknownField(condition: condition, known: fields.dropFirst().map(\.name))
             }
             let text = String(condition[condition.index(after: equals)...])
             switch field.kind {
@@ -59,14 +71,27 @@ public struct TableListing: Sendable {
         return query
     }
 
+    /// Checks `conditions` name columns of this table (what `query(for:where:)` would throw).
+    public func validate(where conditions: [String]) throws {
+        for condition in conditions {
+            guard let equals = condition.firstIndex(of: "="),
+                  fields.dropFirst().contains(where: { $0.name == String(condition[..<equals]) }) else {
+                throw UnknownField(condition: condition, known: fields.dropFirst().map(\.name))
+            }
+        }
+    }
+
     private static func field(_ name: String, _ column: String, of table: String, _ kind: Kind = .text) -> Field {
         Field(name: name, expression: Column(column, of: table), kind: kind)
     }
 
     static let stops = TableListing(
         name: "stops",
-        base: Query(table: "stops").joining(Join(.left, table: "stops", as: "parent_stop", on: Column("id", of: "parent_stop") == Column("parent", of: "stops")))
-            .sorted(by: [Column("id", of: "stops").ascending]),
+        base: { feed in
+            Query(table: "stops").joining(Join(.left, table: "stops", as: "parent_stop", on: Column("id", of: "parent_stop") == Column("parent", of: "stops")))
+                .filter(Column("id", of: "stops").between(feed.keys.lowerBound, and: feed.keys.upperBound))
+                .sorted(by: [Column("id", of: "stops").ascending])
+        },
         fields: [
             field("stop_id", "stop_id", of: "stops"), field("stop_code", "stop_code", of: "stops"),
             field("stop_name", "stop_name", of: "stops"), field("stop_desc", "stop_desc", of: "stops"),
@@ -78,8 +103,11 @@ public struct TableListing: Sendable {
 
     static let routes = TableListing(
         name: "routes",
-        base: Query(table: "routes").joining(Join(.left, table: "agency", on: Column("id", of: "agency") == Column("agency", of: "routes")))
-            .sorted(by: [Column("id", of: "routes").ascending]),
+        base: { feed in
+            Query(table: "routes").joining(Join(.left, table: "agency", on: Column("id", of: "agency") == Column("agency", of: "routes")))
+                .filter(Column("id", of: "routes").between(feed.keys.lowerBound, and: feed.keys.upperBound))
+                .sorted(by: [Column("id", of: "routes").ascending])
+        },
         fields: [
             field("route_id", "route_id", of: "routes"), field("agency_id", "agency_id", of: "agency"),
             field("route_short_name", "route_short_name", of: "routes"), field("route_long_name", "route_long_name", of: "routes"),
@@ -89,10 +117,13 @@ public struct TableListing: Sendable {
 
     static let trips = TableListing(
         name: "trips",
-        base: Query(table: "trips")
-            .joining(Join(table: "routes", on: Column("id", of: "routes") == Column("route", of: "trips")))
-            .joining(Join(table: "services", on: Column("id", of: "services") == Column("service", of: "trips")))
-            .sorted(by: [Column("id", of: "trips").ascending]),
+        base: { feed in
+            Query(table: "trips")
+                .joining(Join(table: "routes", on: Column("id", of: "routes") == Column("route", of: "trips")))
+                .joining(Join(table: "services", on: Column("id", of: "services") == Column("service", of: "trips")))
+                .filter(Column("id", of: "trips").between(feed.keys.lowerBound, and: feed.keys.upperBound))
+                .sorted(by: [Column("id", of: "trips").ascending])
+        },
         fields: [
             field("route_id", "route_id", of: "routes"), field("service_id", "service_id", of: "services"),
             field("trip_id", "trip_id", of: "trips"), field("trip_headsign", "trip_headsign", of: "trips"),
@@ -103,10 +134,12 @@ public struct TableListing: Sendable {
     /// In the table's key order (trip, stop_sequence), so no sort is needed however many rows.
     static let stopTimes = TableListing(
         name: "stop-times",
-        base: Query(table: "stop_times")
-            .joining(Join(table: "trips", on: Column("id", of: "trips") == Column("trip", of: "stop_times")))
-            .joining(Join(table: "stops", on: Column("id", of: "stops") == Column("stop", of: "stop_times")))
-            .sorted(by: [Column("trip", of: "stop_times").ascending, Column("stop_sequence", of: "stop_times").ascending]),
+        base: { feed in
+            Query(table: feed.tables.stopTimes, alias: "stop_times")
+                .joining(Join(table: "trips", on: Column("id", of: "trips") == Column("trip", of: "stop_times")))
+                .joining(Join(table: "stops", on: Column("id", of: "stops") == Column("stop", of: "stop_times")))
+                .sorted(by: [Column("trip", of: "stop_times").ascending, Column("stop_sequence", of: "stop_times").ascending])
+        },
         fields: [
             field("trip_id", "trip_id", of: "trips"), field("arrival_time", "arrival", of: "stop_times", .time),
             field("departure_time", "departure", of: "stop_times", .time), field("stop_id", "stop_id", of: "stops"),

@@ -1,50 +1,112 @@
 import FetchRequest
 
-/// A database written by `transit import`, opened read-only for queries.
+/// A database written by `transit import`, opened read-only for queries: its feeds, the ones a
+/// query is restricted to, and the lookups every command shares (a feed by key, a stop by id).
 ///
 /// Opening checks that the file exists, is SQLite, and has this version's schema, so every query
-/// command fails early with a message that says to re-import, never with an SQL error.
+/// command fails early with a message that says what to run, never with an SQL error.
 public final class TransitDatabase {
     /// The connection (read-only: queries never change the file).
     public let database: Database
-    /// The feed's agency time zone.
-    public let timeZone: AgencyTimeZone
-    /// The largest departure time in the feed, in seconds (can exceed a day).
-    public let largestTime: Int
-    /// True when the feed has trips run by `frequencies.txt`.
-    public let hasFrequencies: Bool
+    /// Every feed of the database, by name.
+    public let feeds: [Feed]
+    /// The feeds queries answer from: all of them, unless `restrict(toFeedsNamed:)` chose some.
+    public private(set) var selectedFeeds: [Feed]
+    private let feedsByKey: [Int: Feed]
 
     /// Opens the database at `path`.
     public init(path: String) throws {
-        guard FileSystem.kind(of: path) == .file else { throw TransitError.noDatabase(path: path) }
+        switch try DatabaseFile.inspect(path) {
+        case .missing: throw TransitError.noDatabase(path: path)
+        case .current: break
+        case let .olderSchema(version, source): throw TransitError.olderSchema(path: path, found: version, source: source)
+        case .newerSchema(let version): throw TransitError.schemaMismatch(path: path, found: version, expected: Schema.version)
+        case .notTransit:
+            // Say why: not SQLite at all, or SQLite without transit's tables.
+            do {
+                let database = try Database(path: path, mode: .readOnly)
+                try database.forEachRow(SQLGenerator.prepare(Query(table: "metadata").select(Column("key")).limited(to: 1))) { _ in }
+                throw TransitError.notATransitDatabase(path: path, reason: "it has no schema version")
+            } catch let error as DatabaseError {
+                throw TransitError.notATransitDatabase(path: path, reason: error.message)
+            }
+        }
         do {
             database = try Database(path: path, mode: .readOnly)
         } catch let error as DatabaseError {
             throw TransitError.notATransitDatabase(path: path, reason: error.message)
         }
-        var metadata: [String: String] = [:]
-        do {
-            try database.forEachRow(SQLGenerator.prepare(Query(table: "metadata").select(Column("key"), Column("value")))) {
-                metadata[$0.string(0)] = $0.string(1)
-            }
-        } catch let error as DatabaseError {
-            throw TransitError.notATransitDatabase(path: path, reason: error.message)
+        // One read transaction for the whole command: every request sees the same set of feeds,
+        // the one before or the one after an import that commits meanwhile, never a mix.
+        try database.execute("BEGIN")
+        feeds = try database.fetch(FetchRequest<Feed>().sorted(by: [Feed.column("name").ascending]))
+        selectedFeeds = feeds
+        feedsByKey = Dictionary(uniqueKeysWithValues: feeds.map { ($0.key, $0) })
+    }
+
+    /// Restricts every later query to the feeds named `names` (all feeds when empty); an unknown
+    /// name throws `TransitError.unknownFeed` with the names there are.
+    public func restrict(toFeedsNamed names: [String]) throws {
+        guard !names.isEmpty else { return }
+        for name in names where !feeds.contains(where: { $0.name == name }) {
+            throw TransitError.unknownFeed(name: name, known: feeds.map(\.name))
         }
-        guard let version = metadata["schema_version"] else {
-            throw TransitError.notATransitDatabase(path: path, reason: "it has no schema version")
+        selectedFeeds = feeds.filter { names.contains($0.name) }
+    }
+
+    /// True when queries answer from a subset of the feeds (then requests say which).
+    public var isRestricted: Bool { selectedFeeds.count != feeds.count }
+
+    /// The feed whose block `key` (a key of any table) lies in.
+    public func feed(ofKey key: Int) -> Feed? { feedsByKey[FeedKeys.feed(of: key)] }
+
+    /// The feed name of `key`'s feed ("" if none: cannot happen for keys read from the database).
+    public func feedName(ofKey key: Int) -> String { feed(ofKey: key)?.name ?? "" }
+
+    /// The stop an id argument names: `FEED:ID`, or a bare `ID` that exactly one of the selected
+    /// feeds has. A bare id several feeds have throws `TransitError.ambiguousStop` listing each as
+    /// `FEED:ID (name)`; stop ids may contain `:` themselves, so `FEED:` counts only when FEED is
+    /// the name of a feed and that feed has the rest as a stop id.
+    public func stop(named argument: String) throws -> Stop {
+        if let colon = argument.firstIndex(of: ":"),
+           let feed = feeds.first(where: { $0.name == argument[..<colon] }) {
+            let id = String(argument[argument.index(after: colon)...])
+            let request = FetchRequest<Stop>().filter(Stop.column("stop_id") == id && Stop.column("feed") == feed.key)
+            if let stop = try database.fetchOne(request) { return stop }
         }
-        guard version == String(Schema.version) else {
-            throw TransitError.schemaMismatch(path: path, found: version, expected: Schema.version)
+        var request = FetchRequest<Stop>().filter(Stop.column("stop_id") == argument)
+        if isRestricted { request = request.filter(Stop.column("feed").isIn(selectedFeeds.map(\.key))) }
+        let found = try database.fetch(request)
+        guard let first = found.first else { throw TransitError.unknownStop(id: argument) }
+        guard found.count == 1 else {
+            let candidates = found.map { (feed: feedName(ofKey: $0.key), stop: $0) }
+                .sorted { $0.feed.utf8.lexicographicallyPrecedes($1.feed.utf8) }
+                .map { "\($0.feed):\($0.stop.stopID) (\($0.stop.name))" }
+            throw TransitError.ambiguousStop(id: argument, candidates: candidates)
         }
-        guard let zoneName = metadata["agency_timezone"], let zone = AgencyTimeZone(identifier: zoneName) else {
-            throw TransitError.notATransitDatabase(path: path, reason: "its agency time zone is missing or unknown to this system; is tzdata installed?")
-        }
-        timeZone = zone
-        largestTime = Int(metadata["largest_time"] ?? "") ?? 0
-        var frequencies = false
-        try database.forEachRow(SQLGenerator.prepare(Query(table: "frequencies").select(Column("trip")).limited(to: 1))) { _ in
-            frequencies = true
-        }
-        hasFrequencies = frequencies
+        return first
+    }
+
+    /// The keys of the stops a rider can board at for `stop`: the stop itself, and when it is a
+    /// station, its boarding points (`location_type` 0 or empty) too.
+    public func boardingKeys(for stop: Stop) throws -> [Int] {
+        guard stop.locationType == 1 else { return [stop.key] }
+        let children = FetchRequest<Stop>().filter(Stop.column("parent") == stop.key && Stop.boardingPoints())
+        return [stop.key] + (try database.fetchIdentifiers(children).map { Int($0) })
+    }
+
+    /// `boardingKeys(for:)` of the stop `argument` names (`FEED:ID` or a bare id).
+    public func boardingKeys(forStopID argument: String) throws -> [Int] {
+        try boardingKeys(for: try stop(named: argument))
+    }
+
+    /// The predicate that keeps rows of the selected feeds (`column` holds the feed key), or
+    /// `.all` when every feed is selected, so unrestricted requests stay as they were.
+    public func selectedFeedsPredicate(_ column: SQLExpression) -> SQLPredicate {
+        isRestricted ? column.isIn(selectedFeeds.map(\.key)) : .all
     }
 }
+
+/// Orders feed names the way every listing breaks ties: by their bytes.
+@inline(__always)
+func feedOrder(_ a: String, _ b: String) -> Bool { a.utf8.lexicographicallyPrecedes(b.utf8) }

@@ -6,8 +6,18 @@ public enum TransitError: Error, CustomStringConvertible, Equatable {
     case notATransitDatabase(path: String, reason: String)
     /// The database was written by a version of transit with another schema.
     case schemaMismatch(path: String, found: String, expected: Int)
-    /// `--stop` named an id the feed does not have.
+    /// The database was written by an earlier transit that held one feed, imported from `source`.
+    case olderSchema(path: String, found: String, source: String)
+    /// `--stop` (or another id argument) named an id no feed has.
     case unknownStop(id: String)
+    /// A bare id that several feeds have: the candidates as `FEED:ID` with the stop's name.
+    case ambiguousStop(id: String, candidates: [String])
+    /// `--feed` or `feeds remove` named a feed the database does not hold.
+    case unknownFeed(name: String, known: [String])
+    /// A feed's agency time zone is not in this system's tz database.
+    case unknownTimeZone(feed: String, zone: String)
+    /// Another process holds the database's write lock.
+    case busy(path: String)
 
     public var description: String {
         switch self {
@@ -17,8 +27,27 @@ public enum TransitError: Error, CustomStringConvertible, Equatable {
             return "\(path) is not a transit database (\(reason)): re-import it with `transit import FEED --db \(path)`"
         case let .schemaMismatch(path, found, expected):
             return "\(path) was written by another version of transit (schema \(found), this one reads \(expected)): re-import it with `transit import FEED --db \(path)`"
+        case let .olderSchema(path, found, source):
+            let feed = source.isEmpty ? "FEED" : TransitError.shellQuoted(source)
+            return "\(path) was written by an earlier transit (schema \(found), one feed\(source.isEmpty ? "" : " from \(source)")); re-import that feed to upgrade it: transit import \(feed) --db \(TransitError.shellQuoted(path))"
         case .unknownStop(let id):
             return "no stop has stop_id '\(id)'; find stops by name with `transit search TEXT`"
+        case let .ambiguousStop(id, candidates):
+            return "several feeds have stop_id '\(id)'; give one as FEED:ID: " + candidates.joined(separator: ", ")
+        case let .unknownFeed(name, known):
+            return "no feed is named '\(name)'; " + (known.isEmpty ? "the database holds no feeds" : "the feeds are " + known.joined(separator: ", "))
+        case let .unknownTimeZone(feed, zone):
+            return "feed \(feed) has the time zone '\(zone)', which this system does not know; is tzdata installed?"
+        case .busy(let path):
+            return "\(path) is busy: another import is writing it, or a query has held it for over a minute; try again when it has finished"
         }
+    }
+
+    /// `text` as one shell word: unchanged when it is plain, else in single quotes.
+    static func shellQuoted(_ text: String) -> String {
+        let plain = !text.isEmpty && text.utf8.allSatisfy {
+            ($0 >= 0x30 && $0 <= 0x39) || ($0 >= 0x41 && $0 <= 0x5A) || ($0 >= 0x61 && $0 <= 0x7A) || "-_./:=@+,".utf8.contains($0)
+        }
+        return plain ? text : "'" + text.split(separator: "'", omittingEmptySubsequences: false).joined(separator: "'\\''") + "'"
     }
 }

@@ -8,10 +8,12 @@ enum OutputFormat: String, CaseIterable, ExpressibleByArgument {
 
 /// One result row as each format needs it.
 protocol OutputRecord {
-    /// The JSON keys, CSV header and GeoJSON property names, in order.
+    /// The JSON keys, CSV header and GeoJSON property names, in order, after `feed`.
     static var fieldNames: [String] { get }
     /// The values for `fieldNames`.
     var fieldValues: [OutputValue] { get }
+    /// The name of the feed the record comes from: the first field of every format.
+    var feed: String { get }
     /// Where the record is on a map (latitude, longitude), for GeoJSON.
     var coordinate: (latitude: Double, longitude: Double)? { get }
     /// The human table's headers.
@@ -30,14 +32,15 @@ extension OutputRecord {
 enum OutputRenderer {
     /// The whole output for `records`; `emptyMessage` is the friendly line a table shows when
     /// nothing matched (JSON gives `[]`, CSV just the header, GeoJSON an empty collection).
-    static func render<Record: OutputRecord>(_ records: [Record], as format: OutputFormat, emptyMessage: String) -> String {
+    /// With `showFeed`, a table gets a Feed column (the other formats always carry `feed`).
+    static func render<Record: OutputRecord>(_ records: [Record], as format: OutputFormat, emptyMessage: String, showFeed: Bool = false) -> String {
         switch format {
         case .json:
             if records.isEmpty { return "[]\n" }
             return "[\n" + records.map { "  " + jsonObject($0) }.joined(separator: ",\n") + "\n]\n"
         case .csv:
-            let header = Record.fieldNames.joined(separator: ",")
-            return ([header] + records.map { $0.fieldValues.map(\.csv).joined(separator: ",") }).joined(separator: "\r\n") + "\r\n"
+            let header = (["feed"] + Record.fieldNames).joined(separator: ",")
+            return ([header] + records.map { ([OutputValue.text($0.feed)] + $0.fieldValues).map(\.csv).joined(separator: ",") }).joined(separator: "\r\n") + "\r\n"
         case .geojson:
             let features = records.compactMap { record -> String? in
                 guard let point = record.coordinate else { return nil }
@@ -48,12 +51,14 @@ enum OutputRenderer {
             return "{\"type\": \"FeatureCollection\", \"features\": [\n" + features.joined(separator: ",\n") + "\n]}\n"
         case .table:
             if records.isEmpty { return emptyMessage + "\n" }
-            return table(headers: Record.tableHeaders, rows: records.map(\.tableCells), rightAligned: Record.rightAligned)
+            guard showFeed else { return table(headers: Record.tableHeaders, rows: records.map(\.tableCells), rightAligned: Record.rightAligned) }
+            return table(headers: Record.tableHeaders + ["Feed"], rows: records.map { $0.tableCells + [$0.feed] }, rightAligned: Record.rightAligned)
         }
     }
 
     static func jsonObject<Record: OutputRecord>(_ record: Record) -> String {
-        "{" + zip(Record.fieldNames, record.fieldValues).map { JSONText.quote($0) + ": " + $1.json }.joined(separator: ", ") + "}"
+        "{\"feed\": " + JSONText.quote(record.feed) + ", "
+            + zip(Record.fieldNames, record.fieldValues).map { JSONText.quote($0) + ": " + $1.json }.joined(separator: ", ") + "}"
     }
 
     /// Columns padded to their widest cell (in characters as a terminal shows them).

@@ -7,10 +7,13 @@ enum OutputValue {
     /// A number written with at most `decimals` decimals.
     case number(Double, decimals: Int)
     case null
+    /// Several texts: a JSON array, in CSV and tables joined with "; ".
+    case list([String])
 
     /// The value as JSON.
     var json: String {
         switch self {
+        case .list(let texts): return "[" + texts.map(JSONText.quote).joined(separator: ", ") + "]"
         case .text(let text): return JSONText.quote(text)
         case .integer(let value): return String(value)
         case let .number(value, decimals): return formatDecimal(value, decimals: decimals)
@@ -21,6 +24,7 @@ enum OutputValue {
     /// The value as a CSV field (RFC 4180 quoting).
     var csv: String {
         switch self {
+        case .list(let texts): return OutputValue.text(texts.joined(separator: "; ")).csv
         case .text(let text):
             guard text.contains(where: { $0 == "," || $0 == "\"" || $0 == "\n" || $0 == "\r" }) else { return text }
             return "\"" + text.split(separator: "\"", omittingEmptySubsequences: false).joined(separator: "\"\"") + "\""

@@ -2,24 +2,29 @@ import ArgumentParser
 import FetchRequest
 import GTFS
 
-/// Options every query command shares: `--format`, `--explain` and `--db`.
+/// Options every query command shares: `--format`, `--explain`, `--feed` and `--db`.
 struct QueryOptions: ParsableArguments {
     @Option(name: .long, help: "Output format: table (default), json, csv or geojson.")
     var format: OutputFormat = .table
+
+    @OptionGroup var feeds: FeedOptions
 
     @Flag(name: .long, help: "Print each SQL statement, its bound values, SQLite's query plan, rows and time, on stderr.")
     var explain = false
 
     @OptionGroup var database: DatabaseOptions
 
-    /// Opens the database read-only, with `--explain` reporting attached.
+    /// Opens the database read-only, with `--explain` reporting attached and `--feed` applied.
     func open() throws -> TransitDatabase {
-        try openTransitDatabase(path: database.path, explain: explain)
+        let transit = try openTransitDatabase(path: database.path, explain: explain)
+        try feeds.apply(to: transit)
+        return transit
     }
 
-    /// Writes `records` to stdout in the chosen format.
-    func write<Record: OutputRecord>(_ records: [Record], emptyMessage: String) {
-        writeToStandardOutput(OutputRenderer.render(records, as: format, emptyMessage: emptyMessage))
+    /// Writes `records` to stdout in the chosen format; a table shows each record's feed when the
+    /// database holds more than one.
+    func write<Record: OutputRecord>(_ records: [Record], from transit: TransitDatabase, emptyMessage: String) {
+        writeToStandardOutput(OutputRenderer.render(records, as: format, emptyMessage: emptyMessage, showFeed: transit.feeds.count > 1))
     }
 }
 
@@ -51,4 +56,25 @@ func openTransitDatabase(path: String, explain: Bool) throws -> TransitDatabase 
         }
     }
     return transit
+}
+
+/// `--feed NAME`, repeatable: restrict a query to those feeds (all feeds answer without it).
+struct FeedOptions: ParsableArguments {
+    @Option(name: .customLong("feed"), help: ArgumentHelp("Answer from this feed only (repeat for several; default: every feed).", valueName: "name"))
+    var names: [String] = []
+
+    func validate() throws {
+        for name in names where !FeedName.isValid(name) {
+            throw ValidationError("--feed '\(name)' is not a feed name (they use only \(FeedName.alphabet)); `transit feeds` lists them")
+        }
+    }
+
+    /// Restricts `transit` to the named feeds; an unknown name is a usage error listing the names.
+    func apply(to transit: TransitDatabase) throws {
+        do {
+            try transit.restrict(toFeedsNamed: names)
+        } catch let error as TransitError {
+            throw ValidationError(error.description)
+        }
+    }
 }

@@ -1,0 +1,103 @@
+import FetchRequest
+
+/// The bookkeeping of feeds in a database opened for writing: finding a feed by name, choosing the
+/// next feed key, and removing every row of a feed.
+public enum FeedCatalog {
+    /// The key of the feed named `name`, or nil.
+    static func key(ofFeedNamed name: String, in database: Database) throws -> Int? {
+        let request = FetchRequest<Feed>().filter(Feed.column("name") == name)
+        return try database.fetchIdentifiers(request).first.map { Int($0) }
+    }
+
+    /// A key no feed has had in this database: the largest ever given, plus one (kept in
+    /// `metadata.last_feed_key`, so a removed feed's key and table names are never reused).
+    static func nextFeedKey(in database: Database) throws -> Int {
+        var largest = 0
+        let metadata = Query(table: "metadata").select(Column("value")).filter(Column("key") == "last_feed_key")
+        try database.forEachRow(SQLGenerator.prepare(metadata)) { largest = Int($0.string(0)) ?? 0 }
+        let feeds = Query(table: "feeds").select([SelectedProperty(Column("id").max)])
+        try database.forEachRow(SQLGenerator.prepare(feeds)) { largest = max(largest, $0.optionalInt(0) ?? 0) }
+        return largest + 1
+    }
+
+    /// Removes the feed whose key is `feed` and everything of it: its rows in the shared tables
+    /// (each one key range), its search words, and its own tables. Runs inside the caller's
+    /// transaction.
+    static func removeRows(ofFeed feed: Int, from database: Database) throws {
+        let keys = FeedKeys.range(of: feed)
+        func deleteRange(_ table: String, _ column: String) throws {
+            try database.run(SQLGenerator.prepareDelete(from: table, where: Column(column).between(keys.lowerBound, and: keys.upperBound)))
+        }
+        try deleteRange("stop_words", "stop")
+        try deleteRange("frequencies", "trip")
+        try deleteRange("trips", "id")
+        try deleteRange("calendar_dates", "service")
+        try deleteRange("calendar", "service")
+        try deleteRange("services", "id")
+        try deleteRange("routes", "id")
+        try deleteRange("stops", "id")
+        try deleteRange("agency", "id")
+        try database.run(SQLGenerator.prepareDelete(from: "feed_info", where: Column("feed") == feed))
+        for table in Schema.feedTables(feed) { try database.execute(table.dropSQL) }
+        try database.run(SQLGenerator.prepareDelete(from: "feeds", where: Column("id") == feed))
+        try recordKeyGiven(feed, in: database)
+    }
+
+    /// Remembers that feed key `feed` has been given, so `nextFeedKey` never gives it again.
+    static func recordKeyGiven(_ feed: Int, in database: Database) throws {
+        var largest = feed
+        let metadata = Query(table: "metadata").select(Column("value")).filter(Column("key") == "last_feed_key")
+        try database.forEachRow(SQLGenerator.prepare(metadata)) { largest = max(largest, Int($0.string(0)) ?? 0) }
+        try database.run(SQLGenerator.prepareDelete(from: "metadata", where: Column("key") == "last_feed_key"))
+        try database.run(SQLGenerator.prepareInsert(into: "metadata", values: [("key", .text("last_feed_key")), ("value", .text(String(largest)))]))
+    }
+
+    /// Removes the feed named `name` from the database at `path`, in one transaction; throws
+    /// `TransitError.unknownFeed` (with the names there are) when there is no such feed.
+    public static func remove(feedNamed name: String, fromDatabaseAt path: String) throws {
+        guard case .current = try DatabaseFile.inspect(path) else {
+            _ = try TransitDatabase(path: path)  // throws the reason the file cannot be read
+            return
+        }
+        try WriteTransaction.run(path: path) { database in
+            guard let key = try key(ofFeedNamed: name, in: database) else {
+                let names = try database.fetch(FetchRequest<Feed>().sorted(by: [Feed.column("name").ascending])).map(\.name)
+                throw TransitError.unknownFeed(name: name, known: names)
+            }
+            try removeRows(ofFeed: key, from: database)
+        }
+    }
+}
+
+/// What is at a database path, as far as `transit` is concerned.
+public enum DatabaseFile: Equatable {
+    /// No file.
+    case missing
+    /// A file that is not a database `transit import` wrote (or not SQLite at all).
+    case notTransit
+    /// A database of this version.
+    case current
+    /// A database of an earlier version, holding one feed imported from `source`.
+    case olderSchema(version: String, source: String)
+    /// A database of a later version of transit.
+    case newerSchema(version: String)
+
+    /// Looks at the file at `path` without changing it.
+    public static func inspect(_ path: String) throws -> DatabaseFile {
+        guard FileSystem.kind(of: path) == .file else { return .missing }
+        guard let database = try? Database(path: path, mode: .readOnly) else { return .notTransit }
+        var metadata: [String: String] = [:]
+        let query = Query(table: "metadata").select(Column("key"), Column("value"))
+        do {
+            try database.forEachRow(SQLGenerator.prepare(query)) { metadata[$0.string(0)] = $0.optionalString(1) ?? "" }
+        } catch let error as DatabaseError where error.isBusy {
+            throw error
+        } catch {
+            return .notTransit
+        }
+        guard let version = metadata["schema_version"], let number = Int(version) else { return .notTransit }
+        if number == Schema.version { return .current }
+        if number > Schema.version { return .newerSchema(version: version) }
+        return .olderSchema(version: version, source: metadata["source"] ?? "")
+    }
+}

@@ -1,0 +1,87 @@
+import ArgumentParser
+import GTFS
+
+/// `transit feeds`: the feeds of the database, and `transit feeds remove NAME`.
+struct FeedsCommand: ParsableCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "feeds",
+        abstract: "List the feeds of the database, or remove one.",
+        discussion: """
+            A database holds any number of feeds, each under a name given at import (transit import FEED --feed NAME; by default the file or folder name). Every query answers from all of them unless --feed NAME picks some.
+            Examples: transit feeds
+                      transit feeds --format json
+                      transit feeds remove caltrain
+            """,
+        subcommands: [FeedsListCommand.self, FeedsRemoveCommand.self],
+        defaultSubcommand: FeedsListCommand.self
+    )
+}
+
+/// `transit feeds [list]`: one row per feed.
+struct FeedsListCommand: ParsableCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "list",
+        abstract: "List the feeds: agencies, time zone, rows, dates of service, when and from where imported."
+    )
+
+    @OptionGroup var options: QueryOptions
+
+    func run() throws {
+        let transit = try options.open()
+        // The feed is the table's first column already.
+        writeToStandardOutput(OutputRenderer.render(transit.selectedFeeds.map(ListedFeed.init), as: options.format,
+                                                    emptyMessage: "The database holds no feeds: add one with `transit import FEED`"))
+    }
+}
+
+/// `transit feeds remove NAME`: the feed and everything of it, in one transaction.
+struct FeedsRemoveCommand: ParsableCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "remove",
+        abstract: "Remove one feed and all of its rows; the other feeds are not touched."
+    )
+
+    @Argument(help: ArgumentHelp("The feed's name (see `transit feeds`).", valueName: "name"))
+    var name: String
+
+    @OptionGroup var database: DatabaseOptions
+
+    func run() throws {
+        do {
+            try FeedCatalog.remove(feedNamed: name, fromDatabaseAt: database.path)
+        } catch let error as TransitError {
+            if case .unknownFeed = error { throw ValidationError(error.description) }
+            throw error
+        }
+        writeToStandardOutput("Removed feed \(name) from \(database.path)\n")
+    }
+}
+
+/// A feed as `transit feeds` prints it.
+struct ListedFeed: OutputRecord {
+    let feed: String
+    let record: Feed
+
+    init(_ record: Feed) {
+        self.record = record
+        feed = record.name
+    }
+
+    static let fieldNames = ["agencies", "time_zone", "stops", "stop_times", "trips", "routes", "first_date", "last_date",
+                             "imported", "source"]
+    var fieldValues: [OutputValue] {
+        [.list(record.agencies), .text(record.timeZone.identifier), .integer(record.stops), .integer(record.stopTimes),
+         .integer(record.trips), .integer(record.routes),
+         record.serviceDates.map { .text($0.lowerBound.description) } ?? .null,
+         record.serviceDates.map { .text($0.upperBound.description) } ?? .null,
+         .text(record.importedAt), .text(record.source)]
+    }
+    var coordinate: (latitude: Double, longitude: Double)? { nil }
+    static let tableHeaders = ["Feed", "Agencies", "Time zone", "Stops", "Stop times", "Service", "Imported", "Source"]
+    static let rightAligned: Set<Int> = [3, 4]
+    var tableCells: [String] {
+        [feed, record.agencies.joined(separator: ", "), record.timeZone.identifier, formatCount(record.stops),
+         formatCount(record.stopTimes), record.serviceDates.map { "\($0.lowerBound) to \($0.upperBound)" } ?? "",
+         record.importedAt, record.source]
+    }
+}
