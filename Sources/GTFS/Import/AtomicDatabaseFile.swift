@@ -53,6 +53,9 @@ final class AtomicDatabaseFile {
             fsync(descriptor)
             close(descriptor)
         }
+        // A journal or log left beside the file being replaced belongs to the old file: SQLite
+        // must never apply it to the new one.
+        for suffix in ["-journal", "-wal", "-shm"] { unlink(targetPath + suffix) }
         guard rename(temporaryPath, targetPath) == 0 else {
             let reason = String(cString: strerror(errno))
             abandon()
