@@ -17,7 +17,12 @@ enum DeparturesBenchmark {
             stops.append(($0.double(0), $0.double(1)))
         }
         let feed = transit.feeds.first { $0.name == sampledFeed } ?? transit.feeds[0]
-        let start = feed.serviceDates!.lowerBound
+        var firstDate = 0
+        try transit.database.forEachRow(SQLGenerator.prepare(Query(table: "calendar").select([SelectedProperty(Column("start_date").min)])
+            .filter(Column("service").between(feed.keys.lowerBound, and: feed.keys.upperBound)))) {
+            firstDate = $0.int(0)
+        }
+        let start = ServiceDate(yyyymmdd: firstDate)!
         let queries: [(lat: Double, lon: Double, instant: Int)] = (0..<count).map { _ in
             let (lat, lon) = stops[Int.random(in: 0..<stops.count, using: &generator)]
             let date = start.adding(days: Int.random(in: 7..<35, using: &generator))

@@ -60,9 +60,11 @@ func report(_ name: String, _ result: (micros: [Double], rows: Int)) {
           + " µs   (\(result.micros.count) queries, \(result.rows) rows)")
 }
 
-/// The stops queries are drawn from: every stop, or with a FEED argument that feed's only.
+/// The stops queries are drawn from: every stop, or with a FEED argument that feed's only (and
+/// with `only`, the database is restricted to that feed as `--feed` does).
 func sampledStops(_ transit: TransitDatabase) throws -> SQLPredicate {
     guard let name = sampledFeed else { return .all }
+    if onlySampledFeed { try transit.restrict(toFeedsNamed: [name]) }
     guard let feed = transit.feeds.first(where: { $0.name == name }) else {
         throw TransitError.unknownFeed(name: name, known: transit.feeds.map(\.name))
     }

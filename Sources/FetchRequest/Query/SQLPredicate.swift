@@ -30,12 +30,6 @@ public struct SQLPredicate: Sendable {
 
     /// A predicate every row satisfies (`1`), the neutral start for `&&` chains.
     public static var all: SQLPredicate { SQLPredicate(.constant(true)) }
-
-    /// True for `.all` (`TRUEPREDICATE`): a condition that keeps every row and adds nothing to SQL.
-    public var isAll: Bool {
-        if case .constant(true) = node { return true }
-        return false
-    }
     /// A predicate no row satisfies (`0`).
     public static var none: SQLPredicate { SQLPredicate(.constant(false)) }
 

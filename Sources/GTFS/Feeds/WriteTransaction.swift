@@ -22,7 +22,9 @@ enum WriteTransaction {
             // Queries hold their snapshot for the whole command (a long `list` too): wait for them.
             try database.execute("PRAGMA busy_timeout = 60000")
             try database.execute("PRAGMA journal_mode = WAL")
-            try database.execute("PRAGMA synchronous = NORMAL; PRAGMA threads = 2; PRAGMA journal_size_limit = 67108864")
+            // secure_delete (on in some SQLite builds) would zero every page a removed feed frees:
+            // timetables hold nothing secret, and it makes removing a large feed several times slower.
+            try database.execute("PRAGMA synchronous = NORMAL; PRAGMA threads = 2; PRAGMA journal_size_limit = 67108864; PRAGMA secure_delete = OFF")
             try database.execute("BEGIN IMMEDIATE")
         } catch let error as DatabaseError where error.isBusy {
             throw TransitError.busy(path: path)

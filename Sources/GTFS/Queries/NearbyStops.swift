@@ -1,4 +1,5 @@
 import FetchRequest
+import Synchronization
 
 /// A stop found near a point, with its great-circle distance.
 public struct NearbyStop: Sendable, Equatable {
@@ -16,7 +17,7 @@ public struct NearbyStop: Sendable, Equatable {
 /// near a pole). Step two computes the haversine distance of each candidate, keeps those within the
 /// radius, sorts by distance, then feed name, then `stop_id`, and only then applies the limit, so
 /// SQL never cuts a nearer stop. All feeds share the stops table, so any number of feeds is one
-/// index search; `--feed` adds `feed IN (…)`.
+/// index search; `--feed` adds `feed = ? OR …`.
 public struct NearbyStopsQuery: Sendable {
     public var latitude: Double
     public var longitude: Double
@@ -57,16 +58,25 @@ public struct NearbyStopsQuery: Sendable {
         candidateTemplate(longitudeRanges: 2, platforms: true).prepare(),
     ]
 
-    /// The candidate request for this query, ready to run: the template with the box bound.
-    public func candidates(feeds: SQLPredicate = .all) throws -> PreparedRequest {
+    /// The shapes restricted to some feeds (`--feed`), generated on first use.
+    private static let restrictedTemplates = TemplateCache()
+
+    /// The candidate request for this query, ready to run: the template with the box bound, and
+    /// with `feeds`, only stops of those feeds (`feed = $feed0 OR …`, one template per count).
+    public func candidates(feeds: [Int]? = nil) throws -> PreparedRequest {
         let box = Geo.boundingBox(latitude: latitude, longitude: longitude, radius: radius)
-        var template = NearbyStopsQuery.templates[(box.longitudes.count - 1) + (platforms ? 2 : 0)]
-        if !feeds.isAll {
-            template = NearbyStopsQuery.candidateTemplate(longitudeRanges: box.longitudes.count, platforms: platforms).filter(feeds).prepare()
+        let shape = (box.longitudes.count - 1) + (platforms ? 2 : 0)
+        var template = NearbyStopsQuery.templates[shape]
+        if let feeds {
+            template = NearbyStopsQuery.restrictedTemplates.template(key: feeds.count * 4 + shape) {
+                NearbyStopsQuery.candidateTemplate(longitudeRanges: box.longitudes.count, platforms: platforms)
+                    .filter(TransitDatabase.feedsTemplate(Stop.column("feed"), count: feeds.count)).prepare()
+            }
         }
         var values: [SQLValue] = []
         for range in box.longitudes { values += [.real(range.lowerBound), .real(range.upperBound)] }
         values += [.real(box.latitudes.lowerBound), .real(box.latitudes.upperBound)]
+        for feed in feeds ?? [] { values.append(.integer(Int64(feed))) }
         return try template.binding(values)
     }
 
@@ -74,7 +84,7 @@ public struct NearbyStopsQuery: Sendable {
     /// `stop_id`), at most `limit`.
     public func run(on transit: TransitDatabase) throws -> [NearbyStop] {
         var found: [NearbyStop] = []
-        try transit.database.forEachRow(try candidates(feeds: transit.selectedFeedsPredicate(Stop.column("feed")))) { row in
+        try transit.database.forEachRow(try candidates(feeds: transit.restrictedFeedKeys)) { row in
             // Only stops inside the circle are decoded into records.
             guard !row.isNull(3), !row.isNull(4) else { return }
             let distance = Geo.distance(latitude, longitude, row.double(3), row.double(4))
@@ -90,5 +100,21 @@ public struct NearbyStopsQuery: Sendable {
         }
         if limit > 0, found.count > limit { found.removeSubrange(limit...) }
         return found
+    }
+}
+
+/// Prepared templates by shape, generated on first use, under a lock; shared by every query of
+/// the process.
+final class TemplateCache: Sendable {
+    private let templates = Mutex<[Int: PreparedRequest]>([:])
+
+    /// The template for `key`, made by `make` the first time.
+    func template(key: Int, _ make: () -> PreparedRequest) -> PreparedRequest {
+        templates.withLock { templates in
+            if let template = templates[key] { return template }
+            let template = make()
+            templates[key] = template
+            return template
+        }
     }
 }

@@ -1,5 +1,4 @@
 import FetchRequest
-import Synchronization
 
 /// "Which stop is called something like this": case-, diacritic- and word-prefix-insensitive name
 /// search, answered by index ranges.
@@ -10,7 +9,7 @@ import Synchronization
 /// never a scan. Stops whose whole normalized name starts with the whole normalized query come
 /// first, then the rest; within each group by normalized name (code-point order), then feed name,
 /// then `stop_id`. The words of every feed's stops share one table, so the feeds are searched
-/// together; `--feed` adds `feed IN (…)`.
+/// together; `--feed` adds `feed = ? OR …`.
 public struct StopSearchQuery: Sendable {
     /// The most distinct words a query may have (each is one index range in the SQL).
     public static let maximumWords = 32
@@ -85,10 +84,12 @@ public struct StopSearchQuery: Sendable {
     ///
     /// The prefix ranges are Core Data's `BEGINSWITH` as `>=` and `<` the prefix's successor; a
     /// prefix with no successor (all U+10FFFF) gets an upper bound above every string.
-    public func prepared(feeds: SQLPredicate = .all) throws -> PreparedRequest {
-        var template = StopSearchQuery.templates.template(wordCount: words.count, platforms: platforms)
-        if !feeds.isAll {
-            template = SQLGenerator.prepare(StopSearchQuery.template(wordCount: words.count, platforms: platforms, feeds: feeds).recordQuery)
+    public func prepared(feeds: [Int]? = nil) throws -> PreparedRequest {
+        let feedCount = feeds?.count ?? 0
+        let key = (feedCount * (StopSearchQuery.maximumWords + 1) + words.count) * 2 + (platforms ? 1 : 0)
+        let template = StopSearchQuery.templates.template(key: key) {
+            SQLGenerator.prepare(StopSearchQuery.template(wordCount: words.count, platforms: platforms,
+                                                          feeds: TransitDatabase.feedsTemplate(Stop.column("feed"), count: feedCount)).recordQuery)
         }
         // Above every string SQLite can compare with BINARY: text sorts below blobs.
         func upperBound(_ prefix: String) -> SQLValue {
@@ -96,6 +97,7 @@ public struct StopSearchQuery: Sendable {
         }
         var values: [SQLValue] = []
         for word in words { values += [.text(word), upperBound(word)] }
+        for feed in feeds ?? [] { values.append(.integer(Int64(feed))) }
         values += [.text(normalizedText), upperBound(normalizedText), .integer(Int64(limit > 0 ? limit : -1))]
         return try template.binding(values)
     }
@@ -106,22 +108,8 @@ public struct StopSearchQuery: Sendable {
     /// The matching stops of the selected feeds in order, at most `limit`.
     public func run(on transit: TransitDatabase) throws -> [Stop] {
         var stops: [Stop] = []
-        try transit.database.forEachRow(try prepared(feeds: transit.selectedFeedsPredicate(Stop.column("feed")))) { stops.append(try Stop(row: $0)) }
+        try transit.database.forEachRow(try prepared(feeds: transit.restrictedFeedKeys)) { stops.append(try Stop(row: $0)) }
         return stops
     }
 }
 
-/// The search templates by shape, generated on first use, under a lock.
-private final class TemplateCache: Sendable {
-    private let templates = Mutex<[Int: PreparedRequest]>([:])
-
-    func template(wordCount: Int, platforms: Bool) -> PreparedRequest {
-        let key = wordCount * 2 + (platforms ? 1 : 0)
-        return templates.withLock { templates in
-            if let template = templates[key] { return template }
-            let template = SQLGenerator.prepare(StopSearchQuery.template(wordCount: wordCount, platforms: platforms).recordQuery)
-            templates[key] = template
-            return template
-        }
-    }
-}

@@ -100,10 +100,13 @@ public final class TransitDatabase {
         try boardingKeys(for: try stop(named: argument))
     }
 
-    /// The predicate that keeps rows of the selected feeds (`column` holds the feed key), or
-    /// `.all` when every feed is selected, so unrestricted requests stay as they were.
-    public func selectedFeedsPredicate(_ column: SQLExpression) -> SQLPredicate {
-        isRestricted ? column.isIn(selectedFeeds.map(\.key)) : .all
+    /// The keys of the selected feeds when queries are restricted (`--feed`), else nil.
+    public var restrictedFeedKeys: [Int]? { isRestricted ? selectedFeeds.map(\.key) : nil }
+
+    /// A template condition keeping rows of `count` feeds: `column = $feed0 OR column = $feed1 …`,
+    /// so one prepared statement serves every choice of that many feeds (`.all` for none).
+    public static func feedsTemplate(_ column: SQLExpression, count: Int) -> SQLPredicate {
+        count == 0 ? .all : SQLPredicate.anyOf((0..<count).map { column == SQLExpression.variable("feed\($0)") })
     }
 }
 
