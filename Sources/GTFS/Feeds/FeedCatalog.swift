@@ -86,6 +86,11 @@ public enum DatabaseFile: Equatable {
     public static func inspect(_ path: String) throws -> DatabaseFile {
         guard FileSystem.kind(of: path) == .file else { return .missing }
         guard let database = try? Database(path: path, mode: .readOnly) else { return .notTransit }
+        return try inspect(database)
+    }
+
+    /// What the open `database` is, from its metadata.
+    static func inspect(_ database: Database) throws -> DatabaseFile {
         var metadata: [String: String] = [:]
         let query = Query(table: "metadata").select(Column("key"), Column("value"))
         do {

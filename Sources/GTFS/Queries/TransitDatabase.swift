@@ -16,7 +16,16 @@ public final class TransitDatabase {
 
     /// Opens the database at `path`.
     public init(path: String) throws {
-        switch try DatabaseFile.inspect(path) {
+        guard FileSystem.kind(of: path) == .file else { throw TransitError.noDatabase(path: path) }
+        do {
+            database = try Database(path: path, mode: .readOnly)
+            // One read transaction for the whole command: every request sees the same set of
+            // feeds, the one before or the one after an import that commits meanwhile, never a mix.
+            try database.execute("BEGIN")
+        } catch let error as DatabaseError {
+            throw TransitError.notATransitDatabase(path: path, reason: error.message)
+        }
+        switch try DatabaseFile.inspect(database) {
         case .missing: throw TransitError.noDatabase(path: path)
         case .current: break
         case let .olderSchema(version, source): throw TransitError.olderSchema(path: path, found: version, source: source)
@@ -24,21 +33,12 @@ public final class TransitDatabase {
         case .notTransit:
             // Say why: not SQLite at all, or SQLite without transit's tables.
             do {
-                let database = try Database(path: path, mode: .readOnly)
                 try database.forEachRow(SQLGenerator.prepare(Query(table: "metadata").select(Column("key")).limited(to: 1))) { _ in }
-                throw TransitError.notATransitDatabase(path: path, reason: "it has no schema version")
             } catch let error as DatabaseError {
                 throw TransitError.notATransitDatabase(path: path, reason: error.message)
             }
+            throw TransitError.notATransitDatabase(path: path, reason: "it has no schema version")
         }
-        do {
-            database = try Database(path: path, mode: .readOnly)
-        } catch let error as DatabaseError {
-            throw TransitError.notATransitDatabase(path: path, reason: error.message)
-        }
-        // One read transaction for the whole command: every request sees the same set of feeds,
-        // the one before or the one after an import that commits meanwhile, never a mix.
-        try database.execute("BEGIN")
         feeds = try database.fetch(FetchRequest<Feed>().sorted(by: [Feed.column("name").ascending]))
         selectedFeeds = feeds
         feedsByKey = Dictionary(uniqueKeysWithValues: feeds.map { ($0.key, $0) })
