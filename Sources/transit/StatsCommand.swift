@@ -50,7 +50,7 @@ struct StatsCommand: ParsableCommand {
                 throw ValidationError(error.description)
             }
         }
-        let report = StatsReport(feeds: transit.selectedFeeds.map(\.name), statistics: statistics, date: day, busiest: busiest, stop: stop, hourly: hourly)
+        let report = StatsReport(feeds: transit.selectedFeeds.map(\.name), showFeed: transit.feeds.count > 1, statistics: statistics, date: day, busiest: busiest, stop: stop, hourly: hourly)
         switch options.format {
         case .json: writeToStandardOutput(report.json)
         case .csv: writeToStandardOutput(report.csv)
@@ -63,6 +63,8 @@ struct StatsCommand: ParsableCommand {
 struct StatsReport {
     /// The names of the feeds counted.
     let feeds: [String]
+    /// The database holds several feeds: stops are written `FEED:ID`.
+    let showFeed: Bool
     let statistics: FeedStatistics
     let date: ServiceDate
     let busiest: [(feed: String, stopID: String, name: String, departures: Int)]
@@ -85,7 +87,7 @@ struct StatsReport {
         lines.append("Busiest stops on \(date) (departures)")
         if busiest.isEmpty { lines.append("  no service runs on \(date)") }
         for (rank, stop) in busiest.enumerated() {
-            let id = feeds.count > 1 ? stop.feed + ":" + stop.stopID : stop.stopID
+            let id = showFeed ? stop.feed + ":" + stop.stopID : stop.stopID
             lines.append(String(repeating: " ", count: rank < 9 ? 3 : 2) + "\(rank + 1). " + stop.name + " (" + id + ")  " + formatCount(stop.departures))
         }
         if let hourly, let stop {
@@ -131,7 +133,7 @@ struct StatsReport {
         if let times = statistics.departureTimes {
             rows += ["departure_times,earliest,\(GTFSTime.format(times.lowerBound))", "departure_times,latest,\(GTFSTime.format(times.upperBound))"]
         }
-        for stop in busiest { rows.append("busiest_stops \(date)," + OutputValue.text(stop.feed + ":" + stop.stopID).csv + ",\(stop.departures)") }
+        for stop in busiest { rows.append("busiest_stops \(date)," + OutputValue.text(showFeed ? stop.feed + ":" + stop.stopID : stop.stopID).csv + ",\(stop.departures)") }
         for (hour, departures) in hourly ?? [] { rows.append("departures_per_hour \(date),\(hour),\(departures)") }
         return rows.joined(separator: "\r\n") + "\r\n"
     }

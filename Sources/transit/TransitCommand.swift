@@ -34,6 +34,10 @@ struct TransitCommand: ParsableCommand {
             try command.run()
         } catch is StreamClosed {
             Glibc.exit(0)
+        } catch let interrupted as Interrupted {
+            // A change stopped by Ctrl-C or kill was rolled back: exit as the signal would have.
+            writeToStandardError("Error: \(interrupted)\n")
+            Glibc.exit(128 + interrupted.signal)
         } catch {
             exitWith(error, subcommand: CommandLine.arguments.dropFirst().first)
         }

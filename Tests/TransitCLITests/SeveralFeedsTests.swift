@@ -102,6 +102,13 @@ final class SeveralFeedsTests: XCTestCase {
         XCTAssertTrue(unknown.stderr.contains("no feed is named 'nope'; the feeds are berlin, other"), unknown.stderr)
         try run(["nearby", "52.5", "13.4", "--feed", "Not A Name"], status: 64)
         try run(["departures", "--stop", "berlin:NOPE"], status: 64)
+        let outside = try run(["departures", "--stop", "other:S1", "--feed", "berlin"], status: 64)
+        XCTAssertTrue(outside.stderr.contains("other:S1 is a stop of feed other, which --feed leaves out (it keeps berlin)"), outside.stderr)
+        let missing = try run(["departures", "--stop", "S9", "--feed", "berlin"], status: 64)
+        XCTAssertTrue(missing.stderr.contains("no stop of feed berlin has stop_id 'S9' (--feed leaves the others out)"), missing.stderr)
+        // stats names stops FEED:ID whenever the database holds several feeds.
+        let stats = try run(["stats", "--date", "2026-03-02", "--feed", "berlin", "--format", "csv"])
+        XCTAssertTrue(stats.stdout.contains("busiest_stops 2026-03-02,berlin:S1,1\r\n"), stats.stdout)
     }
 
     func testEachFeedIsReadInItsOwnTimeZone() throws {

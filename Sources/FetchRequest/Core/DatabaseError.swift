@@ -23,6 +23,10 @@ public struct DatabaseError: Error, CustomStringConvertible, Sendable {
 
     /// True when the error means the disk (or the file-size limit) is full.
     public var isDiskFull: Bool { code & 0xFF == SQLITE_FULL || code & 0xFF == SQLITE_IOERR }
+    /// True when the file is not an SQLite database (`SQLITE_NOTADB`).
+    public var isNotADatabase: Bool { code & 0xFF == SQLITE_NOTADB }
+    /// True when the statement named a table the database does not have.
+    public var isMissingTable: Bool { code & 0xFF == SQLITE_ERROR && message.hasPrefix("no such table") }
     /// True when another connection holds the lock this one needed (`SQLITE_BUSY`, `SQLITE_LOCKED`).
     public var isBusy: Bool { code & 0xFF == SQLITE_BUSY || code & 0xFF == SQLITE_LOCKED }
 

@@ -48,6 +48,13 @@ public enum FileSystem {
         }
     }
 
+    /// `path` made absolute with links resolved (`realpath`), or nil when it does not exist.
+    public static func resolvedPath(_ path: String) -> String? {
+        guard let resolved = realpath(path, nil) else { return nil }
+        defer { free(resolved) }
+        return String(cString: resolved)
+    }
+
     /// The folder part of `path` (`.` when it has none).
     public static func directory(of path: String) -> String {
         guard let slash = path.lastIndex(of: "/") else { return "." }

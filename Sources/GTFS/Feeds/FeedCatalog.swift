@@ -56,8 +56,8 @@ public enum FeedCatalog {
     /// `TransitError.unknownFeed` (with the names there are) when there is no such feed.
     public static func remove(feedNamed name: String, fromDatabaseAt path: String) throws {
         guard case .current = try DatabaseFile.inspect(path) else {
-            _ = try TransitDatabase(path: path)  // throws the reason the file cannot be read
-            return
+            _ = try TransitDatabase(path: path)  // throws the reason the file cannot be changed
+            throw TransitError.notATransitDatabase(path: path, reason: "it is not of this version")
         }
         try WriteTransaction.run(path: path) { database in
             guard let key = try key(ofFeedNamed: name, in: database) else {
@@ -85,8 +85,7 @@ public enum DatabaseFile: Equatable {
     /// Looks at the file at `path` without changing it.
     public static func inspect(_ path: String) throws -> DatabaseFile {
         guard FileSystem.kind(of: path) == .file else { return .missing }
-        guard let database = try? Database(path: path, mode: .readOnly) else { return .notTransit }
-        return try inspect(database)
+        return try inspect(try Database(path: path, mode: .readOnly))
     }
 
     /// What the open `database` is, from its metadata.
@@ -95,9 +94,9 @@ public enum DatabaseFile: Equatable {
         let query = Query(table: "metadata").select(Column("key"), Column("value"))
         do {
             try database.forEachRow(SQLGenerator.prepare(query)) { metadata[$0.string(0)] = $0.optionalString(1) ?? "" }
-        } catch let error as DatabaseError where error.isBusy {
-            throw error
-        } catch {
+        } catch let error as DatabaseError where error.isNotADatabase || error.isMissingTable {
+            // Not SQLite, or SQLite without transit's tables: anything else (I/O, locks) is an
+            // error, never a reason to write a new file over this one.
             return .notTransit
         }
         guard let version = metadata["schema_version"], let number = Int(version) else { return .notTransit }

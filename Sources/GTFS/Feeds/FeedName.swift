@@ -14,6 +14,9 @@ public enum FeedName {
     /// (`Caltrain 2017.zip` → `caltrain-2017`; `https://host/gtfs.zip?key=1` → `gtfs`).
     public static func derived(fromSource source: String) -> String {
         var path = Substring(source)
+        // `.`, `..` or `data/..` name a folder by where they point.
+        let lastComponent = source.split(separator: "/").last
+        if lastComponent == "." || lastComponent == "..", let resolved = FileSystem.resolvedPath(source) { path = Substring(resolved) }
         if let query = path.firstIndex(where: { $0 == "?" || $0 == "#" }), source.contains("://") { path = path[..<query] }
         while path.count > 1, path.last == "/" { path = path.dropLast() }
         var last = path.lastIndex(of: "/").map { path[path.index(after: $0)...] } ?? path

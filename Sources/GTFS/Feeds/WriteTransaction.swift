@@ -19,9 +19,9 @@ enum WriteTransaction {
         // With a file-size limit (ulimit -f), fail the write with EFBIG and roll back instead of dying.
         signal(SIGXFSZ, SIG_IGN)
         do {
-            // Queries hold their snapshot for the whole command (a long `list` too): wait for them.
+            try switchJournal(of: database, to: "WAL", trying: 600, path: path)
+            // Writers wait for each other; readers are never held off in WAL mode.
             try database.execute("PRAGMA busy_timeout = 60000")
-            try database.execute("PRAGMA journal_mode = WAL")
             // secure_delete (on in some SQLite builds) would zero every page a removed feed frees:
             // timetables hold nothing secret, and it makes removing a large feed several times slower.
             try database.execute("PRAGMA synchronous = NORMAL; PRAGMA threads = 2; PRAGMA journal_size_limit = 67108864; PRAGMA secure_delete = OFF")
@@ -36,7 +36,8 @@ enum WriteTransaction {
         defer {
             database.stopInterruptingOnSignals()
             database.clearStatementCache()
-            try? database.execute("PRAGMA journal_mode = DELETE")
+            // Back to rest; when queries still read it (for more than 2 s), it stays in WAL mode.
+            try? switchJournal(of: database, to: "DELETE", trying: 20, path: path)
         }
         do {
             try body(database)
@@ -46,6 +47,23 @@ enum WriteTransaction {
             try? database.execute("ROLLBACK")
             if Database.receivedSignal != 0 { throw Interrupted(signal: Database.receivedSignal) }
             throw error
+        }
+    }
+}
+
+/// Switches the journal mode, which needs the file to itself for a moment. A waiting switch would
+/// hold new readers off (SQLite's pending lock), so it is tried without waiting, every 0.1 s,
+/// `attempts` times, letting queries in between.
+private func switchJournal(of database: Database, to mode: String, trying attempts: Int, path: String) throws {
+    try database.execute("PRAGMA busy_timeout = 0")
+    for attempt in 1...attempts {
+        do {
+            try database.execute("PRAGMA journal_mode = " + mode)
+            return
+        } catch let error as DatabaseError where error.isBusy && attempt < attempts {
+            usleep(100_000)
+        } catch let error as DatabaseError where error.isBusy {
+            throw TransitError.busy(path: path)
         }
     }
 }

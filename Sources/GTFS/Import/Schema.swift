@@ -116,6 +116,7 @@ public enum Schema {
         IndexDefinition("frequencies_by_trip", on: "frequencies", columns: ["trip"]),
         // Removing a feed deletes its words by stop key range.
         IndexDefinition("stop_words_by_stop", on: "stop_words", columns: ["stop"]),
+        IndexDefinition("feed_info_by_feed", on: "feed_info", columns: ["feed"]),
     ]
 
     /// The tables of one feed alone, named after it (`stop_times_3`).

@@ -25,7 +25,15 @@ public final class TransitDatabase {
         } catch let error as DatabaseError {
             throw TransitError.notATransitDatabase(path: path, reason: error.message)
         }
-        switch try DatabaseFile.inspect(database) {
+        let kind: DatabaseFile
+        do {
+            kind = try DatabaseFile.inspect(database)
+        } catch let error as DatabaseError where error.isBusy {
+            throw TransitError.busy(path: path)
+        } catch let error as DatabaseError {
+            throw TransitError.notATransitDatabase(path: path, reason: error.message)
+        }
+        switch kind {
         case .missing: throw TransitError.noDatabase(path: path)
         case .current: break
         case let .olderSchema(version, source): throw TransitError.olderSchema(path: path, found: version, source: source)
@@ -72,12 +80,20 @@ public final class TransitDatabase {
            let feed = feeds.first(where: { $0.name == argument[..<colon] }) {
             let id = String(argument[argument.index(after: colon)...])
             let request = FetchRequest<Stop>().filter(Stop.column("stop_id") == id && Stop.column("feed") == feed.key)
-            if let stop = try database.fetchOne(request) { return stop }
+            if let stop = try database.fetchOne(request) {
+                guard selectedFeeds.contains(feed) else {
+                    throw TransitError.feedNotSelected(id: argument, feed: feed.name, selected: selectedFeeds.map(\.name))
+                }
+                return stop
+            }
         }
         var request = FetchRequest<Stop>().filter(Stop.column("stop_id") == argument)
         if isRestricted { request = request.filter(Stop.column("feed").isIn(selectedFeeds.map(\.key))) }
         let found = try database.fetch(request)
-        guard let first = found.first else { throw TransitError.unknownStop(id: argument) }
+        guard let first = found.first else {
+            if isRestricted { throw TransitError.unknownStopInFeeds(id: argument, feeds: selectedFeeds.map(\.name)) }
+            throw TransitError.unknownStop(id: argument)
+        }
         guard found.count == 1 else {
             let candidates = found.map { (feed: feedName(ofKey: $0.key), stop: $0) }
                 .sorted { $0.feed.utf8.lexicographicallyPrecedes($1.feed.utf8) }

@@ -10,6 +10,10 @@ public enum TransitError: Error, CustomStringConvertible, Equatable {
     case olderSchema(path: String, found: String, source: String)
     /// `--stop` (or another id argument) named an id no feed has.
     case unknownStop(id: String)
+    /// `--stop` named an id none of the feeds `--feed` chose has.
+    case unknownStopInFeeds(id: String, feeds: [String])
+    /// `FEED:ID` named a feed that `--feed` leaves out.
+    case feedNotSelected(id: String, feed: String, selected: [String])
     /// A bare id that several feeds have: the candidates as `FEED:ID` with the stop's name.
     case ambiguousStop(id: String, candidates: [String])
     /// `--feed` or `feeds remove` named a feed the database does not hold.
@@ -32,6 +36,10 @@ public enum TransitError: Error, CustomStringConvertible, Equatable {
             return "\(path) was written by an earlier transit (schema \(found), one feed\(source.isEmpty ? "" : " from \(source)")); re-import that feed to upgrade it: transit import \(feed) --db \(TransitError.shellQuoted(path))"
         case .unknownStop(let id):
             return "no stop has stop_id '\(id)'; find stops by name with `transit search TEXT`"
+        case let .unknownStopInFeeds(id, feeds):
+            return "no stop of feed \(feeds.joined(separator: ", ")) has stop_id '\(id)' (--feed leaves the others out); find stops by name with `transit search TEXT`"
+        case let .feedNotSelected(id, feed, selected):
+            return "\(id) is a stop of feed \(feed), which --feed leaves out (it keeps \(selected.joined(separator: ", ")))"
         case let .ambiguousStop(id, candidates):
             return "several feeds have stop_id '\(id)'; give one as FEED:ID: " + candidates.joined(separator: ", ")
         case let .unknownFeed(name, known):
