@@ -11,6 +11,7 @@ import Glibc
 var feed: String?
 var database = "transit.sqlite"
 var feedName: String?
+var encoding: TextEncoding?
 var quiet = false
 var timings = false
 var arguments = CommandLine.arguments.dropFirst()
@@ -20,6 +21,7 @@ while let argument = arguments.popFirst() {
         guard let value = arguments.popFirst() else { break }
         database = value
     case "--feed": feedName = arguments.popFirst()
+    case "--encoding": encoding = arguments.popFirst().flatMap(TextEncoding.init(name:))
     case "--quiet": quiet = true
     case "--timings": timings = true
     default: feed = argument
@@ -31,7 +33,9 @@ guard let feed else {
 }
 let progress = quiet || isatty(2) == 0 ? nil : TerminalProgress()
 do {
-    let report = try Importer(feedPath: feed, databasePath: database, feedName: feedName, progress: progress, openFeed: openFeedOrZip(at:)).run()
+    let importer = Importer(feedPath: feed, databasePath: database, feedName: feedName, progress: progress, openFeed: openFeedOrZip(at:))
+    importer.encoding = encoding
+    let report = try importer.run()
     progress?.clear()
     if !quiet { writeToStandardOutput(ImportSummary(report: report, databasePath: database, showTimings: timings).text + "\n") }
 } catch let interrupted as Interrupted {

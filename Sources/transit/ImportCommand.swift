@@ -27,6 +27,9 @@ struct ImportCommand: ParsableCommand {
     @Option(name: .long, help: ArgumentHelp("The feed's name in the database (a-z 0-9 - _; default: from the file name).", valueName: "name"))
     var feed: String?
 
+    @Option(name: .long, help: ArgumentHelp("Read every file in this encoding: utf-8, utf-16, windows-1252, iso-8859-1 or iso-8859-15 (default: detected per file).", valueName: "name"))
+    var encoding: String?
+
     @OptionGroup var database: DatabaseOptions
 
     @Flag(name: .long, help: "Print neither progress nor the summary.")
@@ -39,6 +42,9 @@ struct ImportCommand: ParsableCommand {
     var feedName: String { feed ?? FeedName.derived(fromSource: source) }
 
     func validate() throws {
+        if let encoding, TextEncoding(name: encoding) == nil {
+            throw ValidationError("--encoding takes one of \(TextEncoding.names); got '\(encoding)'")
+        }
         guard FeedName.isValid(feedName) else {
             throw ValidationError("--feed '\(feedName)' is not a feed name: use only \(FeedName.alphabet)")
         }
@@ -47,6 +53,7 @@ struct ImportCommand: ParsableCommand {
     func run() throws {
         let engine = try ImportCommand.enginePath()
         var arguments = [engine, source, "--db", database.path, "--feed", feedName]
+        if let encoding { arguments += ["--encoding", TextEncoding(name: encoding)!.rawValue] }
         if quiet { arguments.append("--quiet") }
         if timings { arguments.append("--timings") }
         let cArguments = arguments.map { strdup($0) } + [nil]

@@ -4,10 +4,13 @@ final class FeedTable {
     let file: String
     private let positions: [String: Int]
     let header: [String]
+    /// How the file's bytes were read (for messages about text that is not).
+    let decoder: TextDecoder?
 
-    init(file: String, header: [String]) {
+    init(file: String, header: [String], decoder: TextDecoder? = nil) {
         self.file = file
         self.header = header
+        self.decoder = decoder
         var positions: [String: Int] = [:]
         for (index, name) in header.enumerated() where positions[name] == nil { positions[name] = index }
         self.positions = positions
@@ -15,10 +18,7 @@ final class FeedTable {
 
     /// The position of a column the file must have.
     func required(_ name: String) throws -> Int {
-        guard let index = positions[name] else {
-            throw FeedError(file: file, line: 1, field: name,
-                            message: "the required column \(name) is missing from the header")
-        }
+        guard let index = positions[name] else { throw FeedError(file: file, message: "missing required column \(name)") }
         return index
     }
 
@@ -42,7 +42,16 @@ struct FieldReader {
         if record.withBytes(column, { $0.contains(0) }) {
             return error(column, "contains a NUL byte, which GTFS text cannot hold")
         }
-        return error(column, "is not UTF-8 text (save the feed as UTF-8; Windows-1252 and other encodings are refused so names are never stored garbled)")
+        guard let decoder = table.decoder else {
+            return error(column, "is not UTF-8 text (give --encoding with the feed's encoding: \(TextEncoding.names))")
+        }
+        if decoder.mixesEncodings {
+            return error(column, "is not UTF-8 text, but earlier lines of the file are: the file mixes encodings; give --encoding to read all of it one way (\(TextEncoding.names))")
+        }
+        switch decoder.reading {
+        case .utf16?: return error(column, "is not valid UTF-16 text (a surrogate without its pair, or an odd number of bytes)")
+        default: return error(column, "is not UTF-8 text (--encoding utf-8 was given; give the feed's encoding instead: \(TextEncoding.names))")
+        }
     }
 
     /// The text of `column`, or nil when the column is absent or the field empty.
@@ -137,6 +146,12 @@ struct FieldReader {
     func optionalDate(_ column: Int?) throws -> ServiceDate? {
         guard let column, !record.isEmpty(column) else { return nil }
         return try date(column)
+    }
+
+    /// True when `column` is absent or its field empty.
+    func isEmpty(_ column: Int?) -> Bool {
+        guard let column else { return true }
+        return record.isEmpty(column)
     }
 
     /// Calls `body` with the raw bytes of `column` (empty when absent).

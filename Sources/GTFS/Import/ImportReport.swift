@@ -10,6 +10,8 @@ public struct ImportReport: Sendable {
     public internal(set) var phases: [(name: String, seconds: Double)] = []
     /// Stop times whose missing times were interpolated.
     public internal(set) var interpolatedStopTimes = 0
+    /// Things the user should know that are not skipped rows (a file read as Windows-1252).
+    public internal(set) var notes: [String] = []
     /// The name the feed was stored under.
     public internal(set) var feedName = ""
     /// True when a feed of that name was there before and has been replaced.
@@ -27,6 +29,8 @@ public struct ImportReport: Sendable {
 
     /// How many examples are kept per reason.
     static let exampleLimit = 3
+
+    mutating func note(_ text: String) { notes.append(text) }
 
     mutating func skip(_ reason: String, example: @autoclosure () -> String) {
         if let index = skipped.firstIndex(where: { $0.reason == reason }) {

@@ -27,6 +27,7 @@ public struct ImportSummary {
         if report.interpolatedStopTimes > 0 {
             lines.append("  \(formatCount(report.interpolatedStopTimes)) stop times had no time and got one interpolated between their neighbours.")
         }
+        for note in report.notes { lines.append("Note: " + note) }
         if report.skipped.isEmpty {
             lines.append("Nothing was skipped.")
         } else {

@@ -10,7 +10,7 @@ extension Importer {
         let insert = try database.makeStatement(Schema.agency.insertSQL(columns: Schema.agency.columnNames))
         var rows = 0
         var columns: [Int?] = []
-        try readFile("agency.txt", requiring: ["agency_name", "agency_timezone"]) { fields, required in
+        try readFile("agency.txt", requiring: ["agency_name", "agency_timezone", "agency_url"]) { fields, required in
             if columns.isEmpty {
                 columns = ["agency_id", "agency_url", "agency_lang", "agency_phone", "agency_fare_url", "agency_email"]
                     .map { fields.table.optional($0) }
@@ -52,7 +52,7 @@ extension Importer {
         var rows = 0
         var words = 0
         var columns: [Int?] = []
-        try readFile("stops.txt", requiring: ["stop_id"]) { fields, required in
+        try readFile("stops.txt", requiring: ["stop_id", "stop_name", "stop_lat", "stop_lon"]) { fields, required in
             if columns.isEmpty {
                 columns = ["stop_code", "stop_name", "stop_desc", "stop_lat", "stop_lon", "zone_id", "stop_url",
                            "location_type", "parent_station", "stop_timezone", "wheelchair_boarding", "level_id",
@@ -142,6 +142,9 @@ extension Importer {
             if columns.isEmpty {
                 columns = ["agency_id", "route_short_name", "route_long_name", "route_desc", "route_url",
                            "route_color", "route_text_color", "route_sort_order"].map { fields.table.optional($0) }
+                if columns[1] == nil && columns[2] == nil {
+                    throw FeedError(file: "routes.txt", message: "missing required column route_short_name or route_long_name (GTFS needs one of them)")
+                }
             }
             let routeID = try fields.requiredText(required[0])
             if routeKeys[routeID] != nil {
@@ -317,9 +320,19 @@ extension Importer {
         // Only the columns the file has are bound; the others stay NULL (or their default).
         var columns: [Int?] = []
         var insertColumns = ["trip", "stop_sequence", "stop", "arrival", "departure"]
+        var flexLocation: [Int?] = []
         try readHeader("stop_times.txt") { table in
             columns = ["stop_id", "arrival_time", "departure_time", "stop_headsign", "pickup_type",
                        "drop_off_type", "timepoint", "shape_dist_traveled"].map { table.optional($0) }
+            // GTFS-Flex rows name a location (or a group) instead of a stop, and a time window
+            // instead of times: then stop_id and the times are not required columns.
+            flexLocation = ["location_id", "location_group_id"].map { table.optional($0) }
+            let flexWindows = table.optional("start_pickup_drop_off_window") != nil
+            if columns[0] == nil && flexLocation.allSatisfy({ $0 == nil }) { _ = try table.required("stop_id") }
+            if !flexWindows {
+                _ = try table.required("arrival_time")
+                _ = try table.required("departure_time")
+            }
         }
         let optionalColumns = ["stop_headsign", "pickup_type", "drop_off_type", "timepoint", "shape_dist_traveled"]
         for (offset, name) in optionalColumns.enumerated() where columns[3 + offset] != nil { insertColumns.append(name) }
@@ -342,6 +355,7 @@ extension Importer {
         var previousTripID: [UInt8] = []
         var previousTrip: Int?
         var runSequences: [Int] = []
+        var flexRows = 0
         try readFile("stop_times.txt", requiring: ["trip_id", "stop_sequence"]) { fields, required in
             let sameTrip = fields.withBytes(required[0]) { $0.elementsEqual(previousTripID) }
             if !sameTrip {
@@ -360,7 +374,13 @@ extension Importer {
             }
             guard let stop, stop >= 0 else {
                 if stop == -1 {
-                    report.skip("stop_times.txt: no stop_id (flexible services are not imported)", example: "line \(fields.line)")
+                    if flexLocation.contains(where: { !fields.isEmpty($0) }) {
+                        flexRows += 1
+                        report.skip("stop_times.txt: GTFS-Flex rows (a location_id or location_group_id instead of a stop_id) are not supported yet",
+                                    example: "line \(fields.line)")
+                    } else {
+                        report.skip("stop_times.txt: stop_id empty", example: "line \(fields.line)")
+                    }
                 } else {
                     let stopID = (try? fields.text(columns[0])) ?? nil
                     report.skip("stop_times.txt: stop_id not in stops.txt", example: "line \(fields.line): stop_id '\(stopID ?? "")'")
@@ -411,7 +431,10 @@ extension Importer {
         self.largestTime = largestTime
         self.report = report
         self.tripsWithMissingTimes = tripsWithMissingTimes
-        guard rows > 0 else { throw FeedError(file: "stop_times.txt", message: "has no stop times that could be loaded") }
+        guard rows > 0 else {
+            let flex = flexRows == 0 ? "" : " (\(flexRows) GTFS-Flex row\(flexRows == 1 ? " is" : "s are") not supported yet)"
+            throw FeedError(file: "stop_times.txt", message: "has no stop times that could be loaded" + flex)
+        }
         count("stop_times", rows)
     }
 

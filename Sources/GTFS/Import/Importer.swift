@@ -24,6 +24,8 @@ public final class Importer {
     let databasePath: String
     /// The feed's name in the database.
     public let feedName: String
+    /// The encoding of every file when `--encoding` forces one; nil detects it per file (`TextDecoder`).
+    public var encoding: TextEncoding?
     let openFeed: (String) throws -> FeedSource
     weak var progress: ImportProgress?
 
@@ -168,11 +170,12 @@ public final class Importer {
     /// Reads `name` record by record, with its columns resolved by `columns`.
     func readFile(_ name: String, _ body: (FieldReader) throws -> Void) throws -> FeedTable {
         let reader = CSVReader(fileName: name)
+        let decoder = TextDecoder(file: name, forced: encoding)
         var table: FeedTable?
         var rows = 0
         var lastReport = monotonicSeconds()
         func deliver(_ record: CSVRecord) throws {
-            if table == nil { table = FeedTable(file: name, header: reader.header) }
+            if table == nil { table = FeedTable(file: name, header: reader.header, decoder: decoder) }
             if Database.receivedSignal != 0 { throw Interrupted(signal: Database.receivedSignal) }
             try body(FieldReader(table: table!, record: record))
             rows += 1
@@ -184,24 +187,28 @@ public final class Importer {
                 }
             }
         }
-        try feed.read(name) { chunk in try reader.consume(chunk, deliver) }
+        try feed.read(name) { chunk in try decoder.decode(chunk) { try reader.consume($0, deliver) } }
+        try decoder.finish { try reader.consume($0, deliver) }
         try reader.finish(deliver)
         progress?.update(file: name, rows: rows)
-        return table ?? FeedTable(file: name, header: reader.header)
+        if decoder.detectedWindows1252 { report.note("\(name): not UTF-8, read as Windows-1252; --encoding chooses another") }
+        return table ?? FeedTable(file: name, header: reader.header, decoder: decoder)
     }
 
     /// Reads only the header of `name` (the first chunk is enough unless the header is huge).
     func readHeader(_ name: String, _ body: (FeedTable) throws -> Void) throws {
         let reader = CSVReader(fileName: name)
+        let decoder = TextDecoder(file: name, forced: encoding)
         struct HeaderRead: Error {}
         do {
             try feed.read(name) { chunk in
-                try reader.consume(chunk) { _ in throw HeaderRead() }
+                try decoder.decode(chunk) { try reader.consume($0) { _ in throw HeaderRead() } }
                 if !reader.header.isEmpty { throw HeaderRead() }
             }
+            try decoder.finish { try reader.consume($0) { _ in throw HeaderRead() } }
             try reader.finish { _ in }
         } catch is HeaderRead {}
-        try body(FeedTable(file: name, header: reader.header))
+        try body(FeedTable(file: name, header: reader.header, decoder: decoder))
     }
 
     /// Reads `name` after checking its header has `required` columns (even when it has no rows).
