@@ -41,7 +41,13 @@ let package = Package(
             ]
         ),
         // The import engine `transit import` runs (not meant to be called directly).
-        .executableTarget(name: "transit-import", dependencies: ["GTFS", "GTFSZip"]),
+        // It also downloads feeds from URLs with Foundation's URLSession (FoundationNetworking, on
+        // libcurl: apt libcurl4-openssl-dev), so the query commands never link either.
+        .executableTarget(
+            name: "transit-import",
+            dependencies: ["GTFS", "GTFSZip"],
+            linkerSettings: [.linkedLibrary("curl")]
+        ),
         // In-process query benchmarks (make bench): the module next to raw C-API floors.
         .executableTarget(name: "transit-bench", dependencies: ["GTFS", "FetchRequest", "CSQLite"]),
         // Helpers shared by the test targets: temporary folders, fixture feeds, running the binary.

@@ -16,13 +16,20 @@ struct ImportCommand: ParsableCommand {
         abstract: "Add a GTFS feed (.zip or folder) to the database, or replace the feed of the same name.",
         discussion: """
             A database holds any number of feeds. The feed is stored under --feed NAME (default: the file or folder name without extension, lowercased, other characters than a-z 0-9 - _ turned into -); importing under a name the database has replaces that feed, and the other feeds are not touched. All or nothing: on any error, Ctrl-C or kill -9, the database holds exactly the feeds it held before. Rows that reference unknown stops or trips, and duplicate ids, are skipped and counted in the summary.
+            From a URL, the feed is downloaded to a temporary file beside the database (redirects followed, --header sent) and imported; the URL and the server's ETag/Last-Modified are recorded, so `transit import --feed NAME` with no source downloads it again only when it changed.
+            Files in UTF-8, UTF-16 (with a byte-order mark) and Windows-1252/Latin-1 are read as they are; --encoding forces one.
             Examples: transit import vilnius.zip
                       transit import "Caltrain 2017.zip" --feed caltrain
+                      transit import https://example.org/gtfs.zip --header "X-Api-Key: KEY"
+                      transit import --feed gtfs
             """
     )
 
-    @Argument(help: ArgumentHelp("The GTFS feed: a .zip file or a folder of .txt files.", valueName: "feed"))
-    var source: String
+    @Argument(help: ArgumentHelp("The GTFS feed: a .zip file, a folder of .txt files, or an http(s) URL of a .zip (default with --feed: where that feed came from).", valueName: "feed"))
+    var source: String?
+
+    @Option(name: .long, parsing: .unconditionalSingleValue, help: ArgumentHelp("Send this HTTP header with the download (a feed behind an API key); repeatable.", valueName: "name: value"))
+    var header: [String] = []
 
     @Option(name: .long, help: ArgumentHelp("The feed's name in the database (a-z 0-9 - _; default: from the file name).", valueName: "name"))
     var feed: String?
@@ -39,9 +46,15 @@ struct ImportCommand: ParsableCommand {
     var timings = false
 
     /// The name the feed gets.
-    var feedName: String { feed ?? FeedName.derived(fromSource: source) }
+    var feedName: String { feed ?? FeedName.derived(fromSource: source ?? "") }
 
     func validate() throws {
+        if source == nil && feed == nil {
+            throw ValidationError("give the feed to import (a .zip, a folder or a URL), or --feed NAME to import that feed again from where it came from")
+        }
+        for header in header where !header.contains(":") || header.hasPrefix(":") {
+            throw ValidationError("--header takes \"NAME: VALUE\", got '\(header)'")
+        }
         if let encoding, TextEncoding(name: encoding) == nil {
             throw ValidationError("--encoding takes one of \(TextEncoding.names); got '\(encoding)'")
         }
@@ -52,7 +65,8 @@ struct ImportCommand: ParsableCommand {
 
     func run() throws {
         let engine = try ImportCommand.enginePath()
-        var arguments = [engine, source, "--db", database.path, "--feed", feedName]
+        var arguments = [engine] + (source.map { [$0] } ?? []) + ["--db", database.path, "--feed", feedName]
+        for header in header { arguments += ["--header", header] }
         if let encoding { arguments += ["--encoding", TextEncoding(name: encoding)!.rawValue] }
         if quiet { arguments.append("--quiet") }
         if timings { arguments.append("--timings") }

@@ -61,6 +61,9 @@ public struct TableDefinition: Sendable {
             + (withoutRowID ? " WITHOUT ROWID" : "")
     }
 
+    /// `CREATE TABLE IF NOT EXISTS …`: for a table added to the layout after databases were written.
+    public var sqlIfNotExists: String { "CREATE TABLE IF NOT EXISTS " + sql.dropFirst("CREATE TABLE ".count) }
+
     /// The `DROP TABLE` statement (its indexes go with it).
     public var dropSQL: String { "DROP TABLE " + SQLGenerator.quote(name) }
 

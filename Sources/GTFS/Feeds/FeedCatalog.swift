@@ -38,6 +38,7 @@ public enum FeedCatalog {
         try deleteRange("stops", "id")
         try deleteRange("agency", "id")
         try database.run(SQLGenerator.prepareDelete(from: "feed_info", where: Column("feed") == feed))
+        try database.run(SQLGenerator.prepareDelete(from: "feed_downloads", where: Column("feed") == feed))
         for table in Schema.feedTables(feed) { try database.execute(table.dropSQL) }
         try database.run(SQLGenerator.prepareDelete(from: "feeds", where: Column("id") == feed))
         try recordKeyGiven(feed, in: database)
@@ -66,6 +67,35 @@ public enum FeedCatalog {
             }
             try removeRows(ofFeed: key, from: database)
         }
+    }
+}
+
+/// Where a feed came from, as recorded at its import: what `transit import --feed NAME` with no
+/// source imports again.
+public struct RecordedSource: Sendable, Equatable {
+    /// The path or URL.
+    public let source: String
+    /// The validators of the last download, when it came from a URL.
+    public let etag: String?
+    public let lastModified: String?
+    /// When it was imported (ISO 8601).
+    public let importedAt: String
+
+    /// The source of the feed named `name` in the database at `path`, or nil when there is no such
+    /// feed (or no database).
+    public static func of(feedNamed name: String, inDatabaseAt path: String) throws -> RecordedSource? {
+        guard case .current = try DatabaseFile.inspect(path) else { return nil }
+        let database = try Database(path: path, mode: .readOnly)
+        guard let feed = try database.fetchOne(FetchRequest<Feed>().filter(Feed.column("name") == name)) else { return nil }
+        var etag: String?, lastModified: String?
+        let downloads = Query(table: "feed_downloads").select(Column("etag"), Column("last_modified")).filter(Column("feed") == feed.key)
+        do {
+            try database.forEachRow(SQLGenerator.prepare(downloads)) {
+                etag = $0.optionalString(0)
+                lastModified = $0.optionalString(1)
+            }
+        } catch let error as DatabaseError where error.isMissingTable {}
+        return RecordedSource(source: feed.source, etag: etag, lastModified: lastModified, importedAt: feed.importedAt)
     }
 }
 

@@ -40,6 +40,8 @@ enum WriteTransaction {
             try? switchJournal(of: database, to: "DELETE", trying: 20, path: path)
         }
         do {
+            // Added to the layout after the first version-2 databases were written.
+            try database.execute(Schema.feedDownloads.sqlIfNotExists)
             try body(database)
             try Interrupted.check()
             try database.execute("COMMIT")

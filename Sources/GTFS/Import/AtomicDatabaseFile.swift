@@ -84,6 +84,15 @@ final class AtomicDatabaseFile {
     }
 }
 
+/// Removes the temporary files named `.DATABASE.KIND-PID.tmp` beside `databasePath` whose process
+/// no longer runs (left by a `kill -9`), and returns the name this process should use.
+public func temporaryFile(beside databasePath: String, kind: String) -> String {
+    let directory = FileSystem.directory(of: databasePath)
+    let prefix = "." + FileSystem.baseName(of: databasePath) + "." + kind + "-"
+    AtomicDatabaseFile.removeAbandoned(in: directory, prefix: prefix)
+    return directory + "/" + prefix + String(getpid()) + ".tmp"
+}
+
 /// The temporary file to remove if a signal ends the import (read by the signal handler).
 nonisolated(unsafe) private var signalCleanupPath: UnsafeMutablePointer<CChar>?
 

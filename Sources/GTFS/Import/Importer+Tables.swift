@@ -539,7 +539,7 @@ extension Importer {
         try database.run(SQLGenerator.prepareDelete(from: "metadata", where: Column("key") == "schema_version"))
         try database.run(SQLGenerator.prepareInsert(into: "metadata", values: [("key", .text("schema_version")), ("value", .text(String(Schema.version)))]))
         try database.run(SQLGenerator.prepareInsert(into: "feeds", values: [
-            ("id", .integer(Int64(feedKey))), ("name", .text(feedName)), ("source", .text(feedPath)),
+            ("id", .integer(Int64(feedKey))), ("name", .text(feedName)), ("source", .text(recordedSource ?? feedPath)),
             ("imported_at", .text(importedAt)), ("time_zone", .text(timeZone?.identifier ?? "UTC")),
             ("agencies", .text(agencyNames.joined(separator: "\n"))), ("largest_time", .integer(Int64(largestTime))),
             ("has_frequencies", .integer(hasFrequencies ? 1 : 0)), ("stops", .integer(Int64(report.rows(in: "stops")))),
@@ -548,6 +548,12 @@ extension Importer {
             ("first_date", (serviceDates?.lowerBound.yyyymmdd).sqlValue), ("last_date", (serviceDates?.upperBound.yyyymmdd).sqlValue),
         ]))
         try FeedCatalog.recordKeyGiven(feedKey, in: database)
+        if let recordedSource, let validators = downloadValidators {
+            try database.run(SQLGenerator.prepareInsert(into: "feed_downloads", values: [
+                ("feed", .integer(Int64(feedKey))), ("url", .text(recordedSource)),
+                ("etag", validators.etag.sqlValue), ("last_modified", validators.lastModified.sqlValue),
+            ]))
+        }
     }
 }
 

@@ -24,6 +24,10 @@ public final class Importer {
     let databasePath: String
     /// The feed's name in the database.
     public let feedName: String
+    /// What `feeds` records as the source, when it is not `feedPath` (the URL a file was downloaded from).
+    public var recordedSource: String?
+    /// The validators of the download the feed came from, recorded for the next import.
+    public var downloadValidators: (etag: String?, lastModified: String?)?
     /// The encoding of every file when `--encoding` forces one; nil detects it per file (`TextDecoder`).
     public var encoding: TextEncoding?
     let openFeed: (String) throws -> FeedSource

@@ -95,8 +95,14 @@ public enum Schema {
         C("word", .text), C("stop", .integer), C("listed_as", .integer, notNull: true),
     ], primaryKey: ["word", "stop"], withoutRowID: true)
 
+    /// How each feed imported from a URL was last downloaded: the URL and the validators
+    /// (`ETag`, `Last-Modified`) that let the next import skip an unchanged feed.
+    static let feedDownloads = TableDefinition("feed_downloads", columns: [
+        C("feed", .integer, primaryKey: true), C("url", .text, notNull: true), C("etag", .text), C("last_modified", .text),
+    ])
+
     /// The tables every feed shares, in the order they are created.
-    static let sharedTables = [metadata, feeds, agency, stops, routes, services, calendar, calendarDates,
+    static let sharedTables = [metadata, feeds, feedDownloads, agency, stops, routes, services, calendar, calendarDates,
                                trips, frequencies, feedInfo, stopWords]
 
     /// Built after the rows of a new database are loaded (faster than maintaining them row by row);
