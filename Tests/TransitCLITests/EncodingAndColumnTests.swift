@@ -170,3 +170,88 @@ final class EncodingAndColumnTests: XCTestCase {
         XCTAssertEqual(refused.stderr, "Error: stop_times.txt: has no stop times that could be loaded (1 GTFS-Flex row is not supported yet)\n")
     }
 }
+
+/// Every other message that can end an import, each produced by the feed or command line that
+/// causes it: exit 1 (64 for the command line) and exactly that one line.
+final class ImportRefusalTests: XCTestCase {
+    private var directory: TemporaryDirectory!
+
+    override func setUp() { directory = TemporaryDirectory() }
+    override func tearDown() { directory = nil }
+
+    private func refused(_ fixture: FeedFixture, _ expected: String, arguments: [String] = [], status: Int32 = 1,
+                         file: StaticString = #filePath, line: UInt = #line) throws {
+        let feed = try fixture.write(to: directory, as: "feed\(directory.contents().count)")
+        let run = try CommandRun.transit(["import", feed, "--db", directory.file("db.sqlite")] + arguments)
+        XCTAssertEqual(run.status, status, run.stderr, file: file, line: line)
+        XCTAssertEqual(run.stderr, "Error: " + expected + "\n", file: file, line: line)
+    }
+
+    func testEachValueAndFileProblemHasItsLine() throws {
+        let base = FeedFixture()
+        let calendarHeader = "service_id,monday,tuesday,wednesday,thursday,friday,saturday,sunday,start_date,end_date\n"
+        let cases: [(FeedFixture, String)] = [
+            (base.with("stops.txt", "stop_id,stop_name,stop_lat,stop_lon\n,A,52.5,13.4\n"), "stops.txt line 2, field stop_id: is empty but required"),
+            (base.with("stops.txt", "stop_id,stop_name,stop_lat,stop_lon\nS1,A,,13.4\n"), "stops.txt line 2, field stop_lat: is empty but required for location_type 0"),
+            (base.with("stops.txt", "stop_id,stop_name,stop_lat,stop_lon\nS1,A,52.5,\n"), "stops.txt line 2, field stop_lon: is empty but required for location_type 0"),
+            (base.with("agency.txt", "agency_name,agency_url,agency_timezone\n"), "agency.txt: has a header but no agency; the feed needs one to know its time zone"),
+            (base.with("routes.txt", "route_id,agency_id,route_short_name,route_long_name,route_type\nR,A,1,One,bus\n"), "routes.txt line 2, field route_type: 'bus' is not a whole number"),
+            (base.with("routes.txt", "route_id,agency_id,route_short_name,route_long_name,route_type\nR,A,1,One,\n"), "routes.txt line 2, field route_type: is empty but required"),
+            (base.with("routes.txt", "route_id,agency_id,route_short_name,route_long_name,route_type\n"), "routes.txt: has a header but no routes"),
+            (base.with("calendar.txt", calendarHeader + "WD,,1,1,1,1,0,0,20260101,20261231\n"), "calendar.txt line 2, field monday: is empty but required (0 or 1)"),
+            (base.with("calendar.txt", calendarHeader + "WD,1,1,1,1,1,0,0,,20261231\n"), "calendar.txt line 2, field start_date: is empty but required"),
+            (base.with("calendar.txt", calendarHeader + "WD,1,1,1,1,1,0,0,20261231,20260101\n"), "calendar.txt line 2, field end_date: 2026-01-01 is before start_date 2026-12-31"),
+            (base.with("calendar.txt", nil).with("calendar_dates.txt", "service_id,date,exception_type\nWD,20260302,\n"), "calendar_dates.txt line 2, field exception_type: is empty but required (1 or 2)"),
+            (base.with("calendar.txt", nil).with("calendar_dates.txt", "service_id,date,exception_type\n"), "calendar_dates.txt: has no rows: no trip would ever run"),
+            (base.with("trips.txt", "route_id,service_id,trip_id\nGHOST,WD,T\n"), "trips.txt: has no trips that could be loaded"),
+            (base.with("stop_times.txt", "trip_id,arrival_time,departure_time,stop_id,stop_sequence\nT,08:00:00,08:00:00,S1,\n"), "stop_times.txt line 2, field stop_sequence: is empty but required"),
+            (base.with("stop_times.txt", "trip_id,arrival_time,departure_time,stop_id,stop_sequence\nT,08:00:00,08:00:00,S1,-1\n"), "stop_times.txt line 2, field stop_sequence: -1 is negative"),
+            (base.with("frequencies.txt", "trip_id,start_time,end_time,headway_secs\nT,,09:00:00,600\n"), "frequencies.txt line 2, field start_time: is empty but required"),
+            (base.with("frequencies.txt", "trip_id,start_time,end_time,headway_secs\nT,08:00:00,,600\n"), "frequencies.txt line 2, field end_time: is empty but required"),
+            (base.with("frequencies.txt", "trip_id,start_time,end_time,headway_secs\nT,08:00:00,09:00:00,0\n"), "frequencies.txt line 2, field headway_secs: must be a positive number of seconds"),
+        ]
+        for (fixture, expected) in cases { try refused(fixture, expected) }
+        // Text: a header that is not text, and a file cut inside a character.
+        let latinHeader = try base.with("stops.txt", nil).write(to: directory, as: "header")
+        try directory.write("header/stops.txt", bytes: Array("stop_id,stop_name,stop_lat,stop_lon,h".utf8) + [0xFC] + Array("he\nS1,A,1,1,2\n".utf8))
+        let header = try CommandRun.transit(["import", latinHeader, "--encoding", "utf-8", "--db", directory.file("db.sqlite")])
+        XCTAssertEqual(header.status, 1)
+        XCTAssertEqual(header.stderr, "Error: stops.txt line 1: the header is not valid UTF-8 text\n")
+        let cut = try base.with("stops.txt", nil).write(to: directory, as: "cut")
+        try directory.write("cut/stops.txt", bytes: Array("stop_id,stop_lat,stop_lon,stop_name\nS1,1,1,A\nS2,1,1,B\nS3,1,1,Ł".utf8).dropLast())
+        let cutRun = try CommandRun.transit(["import", cut, "--db", directory.file("db.sqlite")])
+        XCTAssertEqual(cutRun.stderr, "Error: stops.txt line 4, field stop_name: is not UTF-8 text: the file ends inside a character (is it cut short?)\n")
+    }
+
+    func testEachDatabaseAndCommandLineProblemHasItsLine() throws {
+        let feed = try FeedFixture().write(to: directory, as: "good")
+        func run(_ arguments: [String]) throws -> CommandRun { try CommandRun.transit(["import"] + arguments) }
+        let noFolder = try run([feed, "--db", directory.file("nowhere/db.sqlite")])
+        XCTAssertEqual(noFolder.stderr, "Error: \(directory.file("nowhere/db.sqlite")): the folder for the database does not exist\n")
+        let noFolderURL = try run(["http://127.0.0.1:9/feed.zip", "--db", directory.file("nowhere/db.sqlite")])
+        XCTAssertEqual(noFolderURL.stderr, "Error: \(directory.file("nowhere/db.sqlite")): the folder for the database does not exist\n")
+        try FileManager.default.createDirectory(atPath: directory.file("adir"), withIntermediateDirectories: true)
+        let intoFolder = try run([feed, "--db", directory.file("adir")])
+        XCTAssertEqual(intoFolder.status, 1)
+        XCTAssertTrue(intoFolder.stderr.hasPrefix("Error: \(directory.file("adir")): cannot replace the database: "), intoFolder.stderr)
+        let newer = directory.file("newer.sqlite")
+        XCTAssertEqual(try CommandRun.run("/usr/bin/env", ["sqlite3", newer, "CREATE TABLE metadata (key TEXT PRIMARY KEY, value TEXT); INSERT INTO metadata VALUES ('schema_version', '99')"]).status, 0)
+        let newerRun = try run([feed, "--db", newer])
+        XCTAssertEqual(newerRun.stderr, "Error: \(newer) was written by another version of transit (schema 99, this one reads 2): re-import it with `transit import FEED --db \(newer)`\n")
+        let notURL = try run(["http://", "--feed", "x", "--db", directory.file("db.sqlite")])
+        XCTAssertEqual(notURL.stderr, "Error: http:// is not a URL transit can download\n")
+        let usage: [([String], String)] = [
+            ([], "give the feed to import (a .zip, a folder or a URL), or --feed NAME to import that feed again from where it came from"),
+            ([feed, "--header", "no colon"], "--header takes \"NAME: VALUE\", got 'no colon'"),
+            ([feed, "--feed", "Not Valid"], "--feed 'Not Valid' is not a feed name: use only a-z 0-9 - _"),
+        ]
+        for (arguments, message) in usage {
+            let result = try run(arguments + ["--db", directory.file("db.sqlite")])
+            XCTAssertEqual(result.status, 64, "\(arguments)")
+            XCTAssertEqual(result.stderr, "Error: \(message) (see 'transit import --help')\n")
+        }
+        let engine = try CommandRun.run((Paths.transitBinary as NSString).deletingLastPathComponent + "/transit-import", [])
+        XCTAssertEqual(engine.status, 64)
+        XCTAssertEqual(engine.stderr, "Error: transit-import runs imports for `transit import FEED`; use that command\n")
+    }
+}

@@ -50,7 +50,11 @@ struct FieldReader {
         }
         switch decoder.reading {
         case .utf16?: return error(column, "is not valid UTF-16 text (a surrogate without its pair, or an odd number of bytes)")
-        default: return error(column, "is not UTF-8 text (--encoding utf-8 was given; give the feed's encoding instead: \(TextEncoding.names))")
+        default:
+            if decoder.forced == .utf8 {
+                return error(column, "is not UTF-8 text (--encoding utf-8 was given; give the feed's encoding instead: \(TextEncoding.names))")
+            }
+            return error(column, "is not UTF-8 text: the file ends inside a character (is it cut short?)")
         }
     }
 

@@ -16,7 +16,8 @@ final class TextDecoder {
     }
 
     let file: String
-    private let forced: TextEncoding?
+    /// The encoding `--encoding` forced, if any.
+    let forced: TextEncoding?
     private(set) var reading: Reading?
     /// True once the file is known to be read as Windows-1252 without being told to.
     private(set) var detectedWindows1252 = false
@@ -27,7 +28,8 @@ final class TextDecoder {
     private var carry: [UInt8] = []
     private var output: [UInt8] = []
     private var started = false
-
+    /// The file's first bytes, until there are enough to see a byte-order mark.
+    private var beginning: [UInt8] = []
 
     init(file: String, forced: TextEncoding?) {
         self.file = file
@@ -61,21 +63,21 @@ final class TextDecoder {
         try emit(body)
     }
 
-    private var beginning: [UInt8] = []
-
     /// Chooses the reading from the file's first bytes, drops a UTF-16 mark, decodes them.
     private func start(_ body: (UnsafeRawBufferPointer) throws -> Void) throws {
         started = true
         var head = beginning
         beginning = []
-        try choose(head: head)
+        choose(head: head)
         if case .utf16? = reading, head.count >= 2, (head[0] == 0xFF && head[1] == 0xFE) || (head[0] == 0xFE && head[1] == 0xFF) {
             head.removeFirst(2)
         }
         try head.withUnsafeBufferPointer { try decodeBody($0, body) }
     }
 
-    private func choose(head: [UInt8]) throws {
+    /// The reading: the forced encoding (UTF-16's byte order from its mark, else little-endian), else
+    /// UTF-16 when a mark says so, else UTF-8 (which may turn to Windows-1252 later).
+    private func choose(head: [UInt8]) {
         let utf16Mark = head.count >= 2 && ((head[0] == 0xFF && head[1] == 0xFE) || (head[0] == 0xFE && head[1] == 0xFF))
         switch forced {
         case .utf16?:
