@@ -247,6 +247,34 @@ final class ImporterTests: XCTestCase {
                           file: "agency.txt", line: 2, field: "agency_timezone", contains: "not a time zone")
     }
 
+    func testShapesKeepTheirPointsInOrderAndCountBadOnes() throws {
+        let report = try importFeed(FeedFixture().with("shapes.txt", """
+            shape_id,shape_pt_lat,shape_pt_lon,shape_pt_sequence,shape_dist_traveled
+            A,52.52,13.42,3,250.5
+            A,52.50,13.40,1,0
+            A,52.51,13.41,2,
+            A,95,13.4,4,
+            A,52.5,east,5,
+            A,52.53,13.43,2,300
+            ,52.5,13.4,1,
+            B,48.1,11.5,0,0
+            """))
+        XCTAssertEqual(report.rows(in: "shapes"), 4)
+        let reasons = Dictionary(uniqueKeysWithValues: report.skipped.map { ($0.reason, $0) })
+        XCTAssertEqual(reasons["shapes.txt: points that cannot be read"]?.count, 3)
+        XCTAssertEqual(reasons["shapes.txt: points that cannot be read"]?.examples,
+                       ["line 5: shape_pt_lat 95.0 is outside [-90, 90]", "line 6: shape_pt_lon 'east' is not a decimal number (use a point, not a comma)",
+                        "line 8: shape_id is empty but required"])
+        XCTAssertEqual(reasons["shapes.txt: duplicate (shape_id, shape_pt_sequence)"]?.count, 1)
+        let database = try open()
+        var points: [String] = []
+        try database.forEachRow(SQLGenerator.prepare(Query(table: "shapes_1")
+            .select(Column("shape_id"), Column("shape_pt_sequence"), Column("shape_pt_lat"), Column("shape_dist_traveled")))) {
+            points.append("\($0.string(0)) \($0.int(1)) \($0.double(2)) \($0.optionalDouble(3).map { String($0) } ?? "-")")
+        }
+        XCTAssertEqual(points, ["A 1 52.5 0.0", "A 2 52.51 -", "A 3 52.52 250.5", "B 0 48.1 0.0"], "by shape, then sequence; the first of a repeated sequence kept")
+    }
+
     func testServiceDaysExpandCalendarAndExceptions() throws {
         try importFeed(FeedFixture()
             .with("calendar.txt", "service_id,monday,tuesday,wednesday,thursday,friday,saturday,sunday,start_date,end_date\nWD,1,0,0,0,0,0,0,20260101,20260131\n")

@@ -38,10 +38,11 @@ final class ImportCommandTests: XCTestCase {
         XCTAssertEqual(run.status, 0, run.stderr)
         XCTAssertTrue(run.stdout.contains("Nothing was skipped."), run.stdout)
         let expected = try pythonRowCounts(feed)
-        for table in ["agency", "stops", "routes", "trips", "stop_times", "calendar", "calendar_dates"] {
+        for table in ["agency", "stops", "routes", "trips", "stop_times", "calendar", "calendar_dates", "shapes"] {
             guard let rows = expected[table + ".txt"] else { continue }
-            // The only feed has key 1: its stop times are in stop_times_1.
-            let counted = try CommandRun.run("/usr/bin/env", ["sqlite3", database, "SELECT COUNT(*) FROM \(table == "stop_times" ? "stop_times_1" : table)"])
+            // The only feed has key 1: its stop times and shapes are in stop_times_1 and shapes_1.
+            let own = table == "stop_times" || table == "shapes" ? table + "_1" : table
+            let counted = try CommandRun.run("/usr/bin/env", ["sqlite3", database, "SELECT COUNT(*) FROM \(own)"])
             XCTAssertEqual(counted.stdout.trimmingCharacters(in: .whitespacesAndNewlines), String(rows), "\(name): \(table)")
         }
     }

@@ -64,8 +64,8 @@ public struct TableDefinition: Sendable {
     /// `CREATE TABLE IF NOT EXISTS …`: for a table added to the layout after databases were written.
     public var sqlIfNotExists: String { "CREATE TABLE IF NOT EXISTS " + sql.dropFirst("CREATE TABLE ".count) }
 
-    /// The `DROP TABLE` statement (its indexes go with it).
-    public var dropSQL: String { "DROP TABLE " + SQLGenerator.quote(name) }
+    /// The `DROP TABLE IF EXISTS` statement (its indexes go with it).
+    public var dropSQL: String { "DROP TABLE IF EXISTS " + SQLGenerator.quote(name) }
 
     /// An `INSERT` of every column but the `INTEGER PRIMARY KEY` (which SQLite assigns),
     /// or of `columns` when given; `OR IGNORE` skips rows that break a unique key.

@@ -482,6 +482,45 @@ extension Importer {
         report.interpolatedStopTimes = interpolated
     }
 
+    /// Loads shapes.txt: points by (shape_id, shape_pt_sequence), `shape_dist_traveled` kept. A point
+    /// that cannot be read (an empty or unparsable value, a coordinate out of range) or repeats a
+    /// sequence is skipped and counted, like other bad rows: a shape is a drawing, not a timetable.
+    func loadShapes() throws {
+        let insert = try BatchInsert(database, into: Schema.shapes(feedKey), orIgnore: true, background: true)
+        defer { insert.cancel() }
+        var rows = 0
+        var distanceColumn: Int??
+        var report = self.report
+        try readFile("shapes.txt", requiring: ["shape_id", "shape_pt_lat", "shape_pt_lon", "shape_pt_sequence"]) { fields, required in
+            if distanceColumn == nil { distanceColumn = .some(fields.table.optional("shape_dist_traveled")) }
+            do {
+                let shapeID = try fields.requiredText(required[0])
+                guard let latitude = try fields.double(required[1]) else { throw fields.error(required[1], "is empty but required") }
+                guard let longitude = try fields.double(required[2]) else { throw fields.error(required[2], "is empty but required") }
+                guard (-90.0...90.0).contains(latitude) else { throw fields.error(required[1], "\(latitude) is outside [-90, 90]") }
+                guard (-180.0...180.0).contains(longitude) else { throw fields.error(required[2], "\(longitude) is outside [-180, 180]") }
+                guard let sequence = try fields.int(required[3]), sequence >= 0 else { throw fields.error(required[3], "is empty or negative") }
+                let distance = try fields.double(distanceColumn!)
+                insert.set(0, text: shapeID)
+                insert.set(1, integer: Int64(sequence))
+                insert.set(2, real: latitude)
+                insert.set(3, real: longitude)
+                insert.set(4, real: distance)
+            } catch let error as FeedError {
+                report.skip("shapes.txt: points that cannot be read", example: "line \(fields.line): \(error.field ?? "") \(error.message)")
+                return
+            }
+            try insert.endRow()
+            rows += 1
+        }
+        try insert.finish()
+        for _ in 0..<insert.rowsIgnored {
+            report.skip("shapes.txt: duplicate (shape_id, shape_pt_sequence)", example: "a shape repeats a shape_pt_sequence")
+        }
+        self.report = report
+        count("shapes", rows - insert.rowsIgnored)
+    }
+
     func loadFrequencies() throws {
         let insert = try database.makeStatement(Schema.frequencies.insertSQL())
         var rows = 0

@@ -159,6 +159,7 @@ public final class Importer {
         try phase("stop_times.txt", loadStopTimes)
         try phase("interpolation", interpolateMissingTimes)
         if feed.contains("frequencies.txt") { try phase("frequencies.txt", loadFrequencies) }
+        if feed.contains("shapes.txt") { try phase("shapes.txt", loadShapes) }
         if feed.contains("feed_info.txt") { try phase("feed_info.txt", loadFeedInfo) }
         try writeFeedRecord()
     }

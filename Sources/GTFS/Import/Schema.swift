@@ -127,7 +127,7 @@ public enum Schema {
 
     /// The tables of one feed alone, named after it (`stop_times_3`).
     static func feedTables(_ feed: Int) -> [TableDefinition] {
-        [stopTimes(feed), serviceDays(feed)]
+        [stopTimes(feed), serviceDays(feed), shapes(feed)]
     }
 
     /// The indexes of one feed's own tables.
@@ -148,6 +148,15 @@ public enum Schema {
         ], primaryKey: ["trip", "stop_sequence"], withoutRowID: true)
     }
 
+    /// The points of each shape of `shapes.txt`, by (shape_id, shape_pt_sequence): a shape is one
+    /// range, in order. Per feed, as shapes can have millions of points.
+    static func shapes(_ feed: Int) -> TableDefinition {
+        TableDefinition(FeedTables(feed: feed).shapes, columns: [
+            C("shape_id", .text), C("shape_pt_sequence", .integer), C("shape_pt_lat", .real, notNull: true),
+            C("shape_pt_lon", .real, notNull: true), C("shape_dist_traveled", .real),
+        ], primaryKey: ["shape_id", "shape_pt_sequence"], withoutRowID: true)
+    }
+
     /// Every (date, service) that runs, expanded from calendar and calendar_dates at import time,
     /// so "which services run on D" is one index range.
     static func serviceDays(_ feed: Int) -> TableDefinition {
@@ -166,6 +175,8 @@ public struct FeedTables: Sendable, Equatable {
     public var stopTimes: String { "stop_times_\(feed)" }
     /// `service_days_<feed>`.
     public var serviceDays: String { "service_days_\(feed)" }
+    /// `shapes_<feed>`.
+    public var shapes: String { "shapes_\(feed)" }
 }
 
 /// Each feed's keys are a block of their own: feed k owns [k·2³², (k + 1)·2³²) in every table, so a

@@ -12,7 +12,7 @@ public struct FeedStatistics: Sendable {
 
     /// The tables counted, in order.
     public static let tables = ["agency", "stops", "routes", "trips", "stop_times", "calendar", "calendar_dates",
-                                "service_days", "frequencies", "feed_info"]
+                                "service_days", "frequencies", "shapes", "feed_info"]
 
     /// Reads the overview of the feeds `transit` has selected.
     public init(transit: TransitDatabase) throws {
@@ -23,7 +23,11 @@ public struct FeedStatistics: Sendable {
         for feed in transit.selectedFeeds {
             for (index, table) in FeedStatistics.tables.enumerated() {
                 // Stop times were counted at import (`feeds.stop_times`): no need to read millions of rows.
-                counts[index] += table == "stop_times" ? feed.stopTimes : try database.count(FeedStatistics.rows(of: table, in: feed))
+                do {
+                    counts[index] += table == "stop_times" ? feed.stopTimes : try database.count(FeedStatistics.rows(of: table, in: feed))
+                } catch let error as DatabaseError where error.isMissingTable {
+                    // A table the layout gained after this feed was imported (shapes): none.
+                }
             }
             if let range = feed.serviceDates {
                 dates = dates.map { min($0.lowerBound, range.lowerBound)...max($0.upperBound, range.upperBound) } ?? range
@@ -48,6 +52,7 @@ public struct FeedStatistics: Sendable {
         switch table {
         case "stop_times": return Query(table: feed.tables.stopTimes)
         case "service_days": return Query(table: feed.tables.serviceDays)
+        case "shapes": return Query(table: feed.tables.shapes)
         case "calendar", "calendar_dates": return Query(table: table).filter(range("service"))
         case "frequencies": return Query(table: table).filter(range("trip"))
         case "feed_info": return Query(table: table).filter(Column("feed") == feed.key)
