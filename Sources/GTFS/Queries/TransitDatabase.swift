@@ -103,6 +103,33 @@ public final class TransitDatabase {
         return first
     }
 
+    /// The trip an id argument names, with its feed: `FEED:ID`, or a bare `ID` that exactly one of
+    /// the selected feeds has (several: `TransitError.ambiguousTrip` listing `FEED:ID (headsign)`).
+    public func trip(named argument: String) throws -> (feed: Feed, key: Int) {
+        func matches(_ id: String, feeds: [Feed]) throws -> [(feed: Feed, key: Int, headsign: String)] {
+            var found: [(Feed, Int, String)] = []
+            var query = Query(table: "trips").select(Column("id"), Column("trip_headsign")).filter(Column("trip_id") == id)
+            if feeds.count != self.feeds.count { query = query.filter(Column("feed").isIn(feeds.map(\.key))) }
+            try database.forEachRow(SQLGenerator.prepare(query)) { row in
+                if let feed = self.feed(ofKey: row.int(0)) { found.append((feed, row.int(0), row.optionalString(1) ?? "")) }
+            }
+            return found
+        }
+        if let colon = argument.firstIndex(of: ":"), let feed = feeds.first(where: { $0.name == argument[..<colon] }),
+           let match = try matches(String(argument[argument.index(after: colon)...]), feeds: [feed]).first {
+            guard selectedFeeds.contains(feed) else {
+                throw TransitError.feedNotSelected(id: argument, feed: feed.name, selected: selectedFeeds.map(\.name))
+            }
+            return (match.feed, match.key)
+        }
+        let found = try matches(argument, feeds: selectedFeeds).sorted { feedOrder($0.feed.name, $1.feed.name) }
+        guard let first = found.first else { throw TransitError.unknownTrip(id: argument) }
+        guard found.count == 1 else {
+            throw TransitError.ambiguousTrip(id: argument, candidates: found.map { "\($0.feed.name):\(argument) (\($0.headsign))" })
+        }
+        return (first.feed, first.key)
+    }
+
     /// The keys of the stops a rider can board at for `stop`: the stop itself, and when it is a
     /// station, its boarding points (`location_type` 0 or empty) too.
     public func boardingKeys(for stop: Stop) throws -> [Int] {

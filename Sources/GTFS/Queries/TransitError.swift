@@ -14,6 +14,10 @@ public enum TransitError: Error, CustomStringConvertible, Equatable {
     case unknownStopInFeeds(id: String, feeds: [String])
     /// `FEED:ID` named a feed that `--feed` leaves out.
     case feedNotSelected(id: String, feed: String, selected: [String])
+    /// A trip id no (selected) feed has.
+    case unknownTrip(id: String)
+    /// A bare trip id several feeds have: the candidates as `FEED:ID (headsign)`.
+    case ambiguousTrip(id: String, candidates: [String])
     /// A bare id that several feeds have: the candidates as `FEED:ID` with the stop's name.
     case ambiguousStop(id: String, candidates: [String])
     /// `--feed` or `feeds remove` named a feed the database does not hold.
@@ -40,6 +44,10 @@ public enum TransitError: Error, CustomStringConvertible, Equatable {
             return "no stop of feed \(feeds.joined(separator: ", ")) has stop_id '\(id)' (--feed leaves the others out); find stops by name with `transit search TEXT`"
         case let .feedNotSelected(id, feed, selected):
             return "\(id) is a stop of feed \(feed), which --feed leaves out (it keeps \(selected.joined(separator: ", ")))"
+        case .unknownTrip(let id):
+            return "no trip has trip_id '\(id)'; departures list the trip_id of each departure"
+        case let .ambiguousTrip(id, candidates):
+            return "several feeds have trip_id '\(id)'; give one as FEED:ID: " + candidates.joined(separator: ", ")
         case let .ambiguousStop(id, candidates):
             return "several feeds have stop_id '\(id)'; give one as FEED:ID: " + candidates.joined(separator: ", ")
         case let .unknownFeed(name, known):

@@ -9,11 +9,14 @@ enum OutputValue {
     case null
     /// Several texts: a JSON array, in CSV and tables joined with "; ".
     case list([String])
+    /// true or false (CSV: 1 or 0).
+    case boolean(Bool)
 
     /// The value as JSON.
     var json: String {
         switch self {
         case .list(let texts): return "[" + texts.map(JSONText.quote).joined(separator: ", ") + "]"
+        case .boolean(let value): return value ? "true" : "false"
         case .text(let text): return JSONText.quote(text)
         case .integer(let value): return String(value)
         case let .number(value, decimals): return formatDecimal(value, decimals: decimals)
@@ -25,6 +28,7 @@ enum OutputValue {
     var csv: String {
         switch self {
         case .list(let texts): return OutputValue.text(texts.joined(separator: "; ")).csv
+        case .boolean(let value): return value ? "1" : "0"
         case .text(let text):
             guard text.contains(where: { $0 == "," || $0 == "\"" || $0 == "\n" || $0 == "\r" }) else { return text }
             return "\"" + text.split(separator: "\"", omittingEmptySubsequences: false).joined(separator: "\"\"") + "\""

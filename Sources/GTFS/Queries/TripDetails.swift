@@ -1,0 +1,135 @@
+import FetchRequest
+
+/// One call of a trip at a stop, as `transit trip` lists it.
+public struct TripCall: Sendable, Equatable {
+    public let sequence: Int
+    public let stopID: String
+    public let stopName: String
+    public let platformCode: String?
+    public let latitude: Double?
+    public let longitude: Double?
+    /// GTFS times in seconds after the start of the service day (may exceed a day); nil when the
+    /// feed gives none and none could be interpolated.
+    public let arrival: Int?
+    public let departure: Int?
+    /// The times were interpolated at import (the feed left them empty).
+    public let interpolated: Bool
+    public let pickupType: Int?
+    public let dropOffType: Int?
+}
+
+/// "Where does this bus go": a trip with its route, service and stop calls in `stop_sequence`
+/// order, read from its feed's tables by key ranges and the trip's own stop-times range.
+public struct TripDetails: Sendable {
+    public let feed: Feed
+    public let key: Int
+    public let tripID: String
+    public let routeID: String
+    /// `route_short_name`, `route_long_name` (either may be empty).
+    public let routeShortName: String
+    public let routeLongName: String
+    public let headsign: String?
+    public let directionID: Int?
+    public let agencyName: String?
+    public let serviceKey: Int
+    public let serviceID: String
+    public let shapeID: String?
+    public let calls: [TripCall]
+
+    /// Reads the trip `argument` names (`FEED:ID`, or a bare trip_id one selected feed has).
+    public init(named argument: String, in transit: TransitDatabase) throws {
+        let (feed, key) = try transit.trip(named: argument)
+        self.feed = feed
+        self.key = key
+        let query = Query(table: "trips")
+            .joining(Join(table: "routes", on: Column("id", of: "routes") == Column("route", of: "trips")))
+            .joining(Join(table: "services", on: Column("id", of: "services") == Column("service", of: "trips")))
+            .joining(Join(.left, table: "agency", on: Column("id", of: "agency") == Column("agency", of: "routes")))
+            .select([
+                SelectedProperty(Column("trip_id", of: "trips")), SelectedProperty(Column("route_id", of: "routes")),
+                SelectedProperty(Column("route_short_name", of: "routes")), SelectedProperty(Column("route_long_name", of: "routes")),
+                SelectedProperty(Column("trip_headsign", of: "trips")), SelectedProperty(Column("direction_id", of: "trips")),
+                SelectedProperty(Column("agency_name", of: "agency")), SelectedProperty(Column("service", of: "trips")),
+                SelectedProperty(Column("service_id", of: "services")), SelectedProperty(Column("shape_id", of: "trips")),
+            ])
+            .filter(Column("id", of: "trips") == key)
+        var found: (String, String, String, String, String?, Int?, String?, Int, String, String?)?
+        try transit.database.forEachRow(SQLGenerator.prepare(query)) {
+            found = ($0.string(0), $0.string(1), $0.optionalString(2) ?? "", $0.optionalString(3) ?? "", $0.optionalString(4),
+                     $0.optionalInt(5), $0.optionalString(6), $0.int(7), $0.string(8), $0.optionalString(9))
+        }
+        guard let found else { throw TransitError.unknownTrip(id: argument) }
+        (tripID, routeID, routeShortName, routeLongName, headsign, directionID, agencyName, serviceKey, serviceID, shapeID) = found
+        let calls = Query(table: feed.tables.stopTimes, alias: "st")
+            .joining(Join(table: "stops", on: Column("id", of: "stops") == Column("stop", of: "st")))
+            .select([
+                SelectedProperty(Column("stop_sequence", of: "st")), SelectedProperty(Column("stop_id", of: "stops")),
+                SelectedProperty(Column("stop_name", of: "stops")), SelectedProperty(Column("platform_code", of: "stops")),
+                SelectedProperty(Column("stop_lat", of: "stops")), SelectedProperty(Column("stop_lon", of: "stops")),
+                SelectedProperty(Column("arrival", of: "st")), SelectedProperty(Column("departure", of: "st")),
+                SelectedProperty(Column("interpolated", of: "st")), SelectedProperty(Column("pickup_type", of: "st")),
+                SelectedProperty(Column("drop_off_type", of: "st")),
+            ])
+            .filter(Column("trip", of: "st") == key)
+            .sorted(by: [Column("stop_sequence", of: "st").ascending])
+        var list: [TripCall] = []
+        try transit.database.forEachRow(SQLGenerator.prepare(calls)) {
+            list.append(TripCall(sequence: $0.int(0), stopID: $0.string(1), stopName: $0.optionalString(2) ?? "",
+                                 platformCode: $0.optionalString(3), latitude: $0.optionalDouble(4), longitude: $0.optionalDouble(5),
+                                 arrival: $0.optionalInt(6), departure: $0.optionalInt(7), interpolated: $0.int(8) != 0,
+                                 pickupType: $0.optionalInt(9), dropOffType: $0.optionalInt(10)))
+        }
+        self.calls = list
+    }
+
+    /// True when the trip's service runs on `date`.
+    public func runs(on date: ServiceDate, in transit: TransitDatabase) throws -> Bool {
+        let query = Query(table: feed.tables.serviceDays).select(Column("service"))
+            .filter(Column("date") == date.yyyymmdd && Column("service") == serviceKey)
+        return try transit.database.count(query) > 0
+    }
+
+    /// The service's days in words: the weekdays and dates of `calendar.txt`, and how many dates
+    /// `calendar_dates.txt` adds and removes ("Mon–Fri, 2026-01-01 to 2026-12-31; 1 date added").
+    public func serviceDescription(in transit: TransitDatabase) throws -> String {
+        var parts: [String] = []
+        let names = ["monday", "tuesday", "wednesday", "thursday", "friday", "saturday", "sunday"]
+        let calendar = Query(table: "calendar").select((names + ["start_date", "end_date"]).map { SelectedProperty(Column($0)) })
+            .filter(Column("service") == serviceKey)
+        try transit.database.forEachRow(SQLGenerator.prepare(calendar)) { row in
+            let short = ["Mon", "Tue", "Wed", "Thu", "Fri", "Sat", "Sun"]
+            let days = (0..<7).filter { row.int($0) == 1 }
+            var text: String
+            if days.isEmpty {
+                text = "no weekday"
+            } else if days == Array(days.first!...days.last!), days.count > 2 {
+                text = short[days.first!] + "–" + short[days.last!]
+            } else {
+                text = days.map { short[$0] }.joined(separator: " ")
+            }
+            if let from = ServiceDate(yyyymmdd: row.int(7)), let to = ServiceDate(yyyymmdd: row.int(8)) { text += ", \(from) to \(to)" }
+            parts.append(text)
+        }
+        for (type, word) in [(1, "added"), (2, "removed")] {
+            let count = try transit.database.count(Query(table: "calendar_dates")
+                .filter(Column("service") == serviceKey && Column("exception_type") == type))
+            if count > 0 { parts.append("\(count) date\(count == 1 ? "" : "s") \(word)") }
+        }
+        return "service \(serviceID): " + (parts.isEmpty ? "no days" : parts.joined(separator: "; "))
+    }
+
+    /// The trip's path: its shape's points in `shape_pt_sequence` order, else its stops' positions
+    /// in call order. `fromShape` says which.
+    public func path(in transit: TransitDatabase) throws -> (points: [(latitude: Double, longitude: Double)], fromShape: Bool) {
+        if let shapeID {
+            var points: [(Double, Double)] = []
+            let query = Query(table: feed.tables.shapes).select(Column("shape_pt_lat"), Column("shape_pt_lon"))
+                .filter(Column("shape_id") == shapeID).sorted(by: [Column("shape_pt_sequence").ascending])
+            do {
+                try transit.database.forEachRow(SQLGenerator.prepare(query)) { points.append(($0.double(0), $0.double(1))) }
+            } catch let error as DatabaseError where error.isMissingTable {}
+            if points.count >= 2 { return (points, true) }
+        }
+        return (calls.compactMap { call in call.latitude.flatMap { lat in call.longitude.map { (lat, $0) } } }, false)
+    }
+}
