@@ -23,3 +23,21 @@ final class FeedNameTests: XCTestCase {
         XCTAssertTrue(FeedKeys.range(of: 1).contains(FeedKeys.base(of: 1) + 4_000_000_000))
     }
 }
+
+final class NaturalOrderTests: XCTestCase {
+    func testDigitsCompareAsNumbers() {
+        let names = ["N10", "10", "2", "", "N2", "02", "1a", "1", "B"]
+        XCTAssertEqual(names.sorted(by: NaturalOrder.precedes), ["", "1", "1a", "2", "02", "10", "B", "N2", "N10"])
+    }
+
+    func testExtendedRouteTypesHaveTheirKindsName() {
+        XCTAssertEqual(RouteType.name(of: 3), "bus")
+        XCTAssertEqual(RouteType.name(of: 702), "bus")
+        XCTAssertEqual(RouteType.name(of: 109), "rail")
+        XCTAssertEqual(RouteType.name(of: 900), "tram")
+        XCTAssertEqual(RouteType.name(of: 1200), "ferry")
+        XCTAssertEqual(RouteType.name(of: 1700), "other (1700)")
+        XCTAssertTrue(RouteType.matches(715, filter: "Bus"))
+        XCTAssertFalse(RouteType.matches(715, filter: "3"))
+    }
+}

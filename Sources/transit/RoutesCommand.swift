@@ -1,0 +1,85 @@
+import ArgumentParser
+import GTFS
+
+/// `transit routes`: the lines of the feeds, of a stop, or near a point.
+struct RoutesCommand: ParsableCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "routes",
+        abstract: "List routes: all of them, those calling at a stop, or near a point.",
+        discussion: """
+            Order: route_sort_order, then route_short_name in natural order (2 before 10), then route_id. With --stop, the routes with at least one trip calling at the stop (a station: at its platforms); with --near, at any boarding point in the radius. --type takes a name (tram, subway, rail, bus, ferry, cable tram, aerial lift, funicular, trolleybus, monorail, coach, air, taxi: extended types count as their kind) or a number.
+            Examples: transit routes --stop HBF
+                      transit routes --near 54.687,25.28 --radius 300 --type bus
+            """
+    )
+
+    @Option(name: .long, help: ArgumentHelp("Routes calling at this stop (stop_id, or FEED:stop_id).", valueName: "id"))
+    var stop: String?
+
+    @Option(name: .long, parsing: .unconditional, help: ArgumentHelp("Routes calling at the boarding points near LAT,LON.", valueName: "lat,lon"))
+    var near: String?
+
+    @Option(name: .long, parsing: .unconditional, help: "With --near: the radius in metres (default 500, above 0, at most 100000).")
+    var radius: Double?
+
+    @Option(name: .long, help: ArgumentHelp("Only routes of this type: a name (bus, tram, rail, …) or a route_type number.", valueName: "type"))
+    var type: String?
+
+    @OptionGroup var options: QueryOptions
+
+    func validate() throws {
+        if stop != nil && near != nil { throw ValidationError("give either --stop or --near, not both") }
+        if let near { _ = try Coordinate(near, option: "--near") }
+        if let radius {
+            guard near != nil else { throw ValidationError("--radius goes with --near") }
+            try validateRadius(radius)
+        }
+        if let type, Int(type) == nil, !RouteType.names.contains(type.lowercased()) {
+            throw ValidationError("--type takes a route_type number or one of \(RouteType.names.joined(separator: ", ")); got '\(type)'")
+        }
+        if options.format == .geojson { throw ValidationError("routes have no single place to map: use --format table, json or csv (transit trip ID --format geojson draws a trip)") }
+    }
+
+    func run() throws {
+        let transit = try options.open()
+        var listing = RouteListing()
+        listing.typeFilter = type
+        if let stop {
+            do {
+                listing.stopKeys = try transit.boardingKeys(forStopID: stop)
+            } catch let error as TransitError {
+                throw ValidationError(error.description)
+            }
+        } else if let near {
+            let point = try Coordinate(near, option: "--near")
+            var nearby = NearbyStopsQuery(latitude: point.latitude, longitude: point.longitude)
+            nearby.radius = radius ?? 500
+            nearby.platforms = true
+            nearby.limit = 0
+            listing.stopKeys = try nearby.run(on: transit).map(\.stop.key)
+        }
+        let routes = try listing.run(on: transit)
+        let place = stop.map { " calling at \($0)" } ?? near.map { " within \(formatDistance(radius ?? 500)) of \($0)" } ?? ""
+        options.write(routes.map(ListedRoute.init), from: transit, emptyMessage: "No routes\(place)" + (type.map { " of type \($0)" } ?? ""))
+    }
+}
+
+/// A route as `routes` prints it.
+struct ListedRoute: OutputRecord {
+    let route: RouteSummary
+    init(_ route: RouteSummary) { self.route = route }
+    var feed: String { route.feed }
+
+    static let fieldNames = ["route_id", "agency", "short_name", "long_name", "type", "route_type", "color", "text_color", "trips"]
+    var fieldValues: [OutputValue] {
+        [.text(route.routeID), route.agency.map { .text($0) } ?? .null, .text(route.shortName), .text(route.longName),
+         .text(route.typeName), .integer(route.type), route.color.map { .text($0) } ?? .null,
+         route.textColor.map { .text($0) } ?? .null, .integer(route.trips)]
+    }
+    var coordinate: (latitude: Double, longitude: Double)? { nil }
+    static let tableHeaders = ["Route", "Name", "Type", "Trips", "route_id"]
+    static let rightAligned: Set<Int> = [3]
+    var tableCells: [String] {
+        [route.shortName, route.longName, route.typeName, formatCount(route.trips), route.routeID]
+    }
+}
