@@ -67,12 +67,18 @@ public struct RouteListing: Sendable {
     public var stopKeys: [Int]?
     /// Only routes whose type matches (`RouteType.matches`), when set.
     public var typeFilter: String?
+    /// Only the route with this key (`transit route`).
+    var onlyRoute: Int?
 
     public init() {}
 
     public func run(on transit: TransitDatabase) throws -> [RouteSummary] {
+        try run(on: transit, feeds: transit.selectedFeeds)
+    }
+
+    func run(on transit: TransitDatabase, feeds: [Feed]) throws -> [RouteSummary] {
         var routes: [RouteSummary] = []
-        for feed in transit.selectedFeeds {
+        for feed in feeds {
             let keys = feed.keys
             // Trips per route: one range of the feed's trips, grouped.
             var tripCounts: [Int: Int] = [:]
@@ -90,6 +96,7 @@ public struct RouteListing: Sendable {
                     SelectedProperty(Column("route_sort_order", of: "routes")),
                 ])
                 .filter(Column("id", of: "routes").between(keys.lowerBound, and: keys.upperBound))
+            if let onlyRoute { query = query.filter(Column("id", of: "routes") == onlyRoute) }
             if let stopKeys {
                 let here = stopKeys.filter { FeedKeys.feed(of: $0) == feed.key }
                 guard !here.isEmpty else { continue }

@@ -106,9 +106,25 @@ public final class TransitDatabase {
     /// The trip an id argument names, with its feed: `FEED:ID`, or a bare `ID` that exactly one of
     /// the selected feeds has (several: `TransitError.ambiguousTrip` listing `FEED:ID (headsign)`).
     public func trip(named argument: String) throws -> (feed: Feed, key: Int) {
+        try resolve(argument, table: "trips", idColumn: "trip_id", label: Column("trip_headsign"),
+                    unknown: TransitError.unknownTrip(id: argument),
+                    ambiguous: { TransitError.ambiguousTrip(id: argument, candidates: $0) })
+    }
+
+    /// The route an id argument names, with its feed, as `trip(named:)` does for trips.
+    public func route(named argument: String) throws -> (feed: Feed, key: Int) {
+        try resolve(argument, table: "routes", idColumn: "route_id",
+                    label: .coalesce([Column("route_short_name"), Column("route_long_name")]),
+                    unknown: TransitError.unknownRoute(id: argument),
+                    ambiguous: { TransitError.ambiguousRoute(id: argument, candidates: $0) })
+    }
+
+    /// `FEED:ID` or a bare id of `table` (unique per feed in `idColumn`), among the selected feeds.
+    private func resolve(_ argument: String, table: String, idColumn: String, label: SQLExpression, unknown: TransitError,
+                         ambiguous: ([String]) -> TransitError) throws -> (feed: Feed, key: Int) {
         func matches(_ id: String, feeds: [Feed]) throws -> [(feed: Feed, key: Int, headsign: String)] {
             var found: [(Feed, Int, String)] = []
-            var query = Query(table: "trips").select(Column("id"), Column("trip_headsign")).filter(Column("trip_id") == id)
+            var query = Query(table: table).select([SelectedProperty(Column("id")), SelectedProperty(label)]).filter(Column(idColumn) == id)
             if feeds.count != self.feeds.count { query = query.filter(Column("feed").isIn(feeds.map(\.key))) }
             try database.forEachRow(SQLGenerator.prepare(query)) { row in
                 if let feed = self.feed(ofKey: row.int(0)) { found.append((feed, row.int(0), row.optionalString(1) ?? "")) }
@@ -123,9 +139,9 @@ public final class TransitDatabase {
             return (match.feed, match.key)
         }
         let found = try matches(argument, feeds: selectedFeeds).sorted { feedOrder($0.feed.name, $1.feed.name) }
-        guard let first = found.first else { throw TransitError.unknownTrip(id: argument) }
+        guard let first = found.first else { throw unknown }
         guard found.count == 1 else {
-            throw TransitError.ambiguousTrip(id: argument, candidates: found.map { "\($0.feed.name):\(argument) (\($0.headsign))" })
+            throw ambiguous(found.map { "\($0.feed.name):\(argument) (\($0.headsign))" })
         }
         return (first.feed, first.key)
     }

@@ -14,6 +14,10 @@ public enum TransitError: Error, CustomStringConvertible, Equatable {
     case unknownStopInFeeds(id: String, feeds: [String])
     /// `FEED:ID` named a feed that `--feed` leaves out.
     case feedNotSelected(id: String, feed: String, selected: [String])
+    /// A route id no (selected) feed has.
+    case unknownRoute(id: String)
+    /// A bare route id several feeds have: the candidates as `FEED:ID (name)`.
+    case ambiguousRoute(id: String, candidates: [String])
     /// A trip id no (selected) feed has.
     case unknownTrip(id: String)
     /// A bare trip id several feeds have: the candidates as `FEED:ID (headsign)`.
@@ -44,6 +48,10 @@ public enum TransitError: Error, CustomStringConvertible, Equatable {
             return "no stop of feed \(feeds.joined(separator: ", ")) has stop_id '\(id)' (--feed leaves the others out); find stops by name with `transit search TEXT`"
         case let .feedNotSelected(id, feed, selected):
             return "\(id) is a stop of feed \(feed), which --feed leaves out (it keeps \(selected.joined(separator: ", ")))"
+        case .unknownRoute(let id):
+            return "no route has route_id '\(id)'; `transit routes` lists them"
+        case let .ambiguousRoute(id, candidates):
+            return "several feeds have route_id '\(id)'; give one as FEED:ID: " + candidates.joined(separator: ", ")
         case .unknownTrip(let id):
             return "no trip has trip_id '\(id)'; departures list the trip_id of each departure"
         case let .ambiguousTrip(id, candidates):

@@ -92,6 +92,11 @@ public struct TripDetails: Sendable {
     /// The service's days in words: the weekdays and dates of `calendar.txt`, and how many dates
     /// `calendar_dates.txt` adds and removes ("Mon–Fri, 2026-01-01 to 2026-12-31; 1 date added").
     public func serviceDescription(in transit: TransitDatabase) throws -> String {
+        try TripDetails.describeService(key: serviceKey, id: serviceID, in: transit)
+    }
+
+    /// The days of service `key` (`serviceID`) in words, as `serviceDescription` gives them.
+    public static func describeService(key serviceKey: Int, id serviceID: String, in transit: TransitDatabase) throws -> String {
         var parts: [String] = []
         let names = ["monday", "tuesday", "wednesday", "thursday", "friday", "saturday", "sunday"]
         let calendar = Query(table: "calendar").select((names + ["start_date", "end_date"]).map { SelectedProperty(Column($0)) })

@@ -1,0 +1,143 @@
+import FetchRequest
+
+/// "Where does the line run": a route's trips grouped by direction into stop patterns, the pattern
+/// most trips follow per direction (ties: the pattern whose first trip, by trip_id, sorts first),
+/// and per service (day type) the first and last departure from the trips' first stops.
+public struct RoutePatterns: Sendable {
+    /// A stop of a pattern.
+    public struct PatternStop: Sendable, Equatable {
+        public let stopID: String
+        public let name: String
+        public let latitude: Double?
+        public let longitude: Double?
+    }
+
+    /// One sequence of stops and the trips that follow it.
+    public struct Pattern: Sendable {
+        public let stops: [PatternStop]
+        public let trips: Int
+        /// The trip_id that sorts first among its trips.
+        public let firstTripID: String
+    }
+
+    /// The trips of one service in one direction.
+    public struct DayType: Sendable {
+        public let serviceKey: Int
+        public let serviceID: String
+        public let trips: Int
+        /// GTFS times (seconds) of the earliest and latest departure from a trip's first stop.
+        public let firstDeparture: Int?
+        public let lastDeparture: Int?
+    }
+
+    /// One direction of the route (`direction_id`, nil when the feed gives none).
+    public struct Direction: Sendable {
+        public let directionID: Int?
+        /// Most used first (then by first trip).
+        public let patterns: [Pattern]
+        public let dayTypes: [DayType]
+        public var trips: Int { patterns.reduce(0) { $0 + $1.trips } }
+        /// The pattern most trips follow.
+        public var main: Pattern? { patterns.first }
+    }
+
+    public let feed: Feed
+    public let route: RouteSummary
+    public let directions: [Direction]
+    /// The distinct shapes of the route's trips, with their points in order.
+    public let shapes: [(shapeID: String, points: [(latitude: Double, longitude: Double)])]
+
+    /// Reads the route `argument` names (`FEED:ID`, or a bare route_id one selected feed has).
+    public init(named argument: String, in transit: TransitDatabase) throws {
+        let (feed, key) = try transit.route(named: argument)
+        self.feed = feed
+        var listing = RouteListing()
+        listing.onlyRoute = key
+        guard let route = try listing.run(on: transit, feeds: [feed]).first else { throw TransitError.unknownRoute(id: argument) }
+        self.route = route
+        let keys = feed.keys
+        // The route's trips, by trip_id: one range of the feed's trips.
+        let trips = Query(table: "trips")
+            .joining(Join(table: "services", on: Column("id", of: "services") == Column("service", of: "trips")))
+            .select([SelectedProperty(Column("id", of: "trips")), SelectedProperty(Column("trip_id", of: "trips")),
+                     SelectedProperty(Column("direction_id", of: "trips")), SelectedProperty(Column("service", of: "trips")),
+                     SelectedProperty(Column("service_id", of: "services")), SelectedProperty(Column("shape_id", of: "trips"))])
+            .filter(Column("id", of: "trips").between(keys.lowerBound, and: keys.upperBound) && Column("route", of: "trips") == key)
+        var tripRows: [(key: Int, id: String, direction: Int?, service: Int, serviceID: String, shape: String?)] = []
+        try transit.database.forEachRow(SQLGenerator.prepare(trips)) {
+            tripRows.append(($0.int(0), $0.string(1), $0.optionalInt(2), $0.int(3), $0.string(4), $0.optionalString(5)))
+        }
+        tripRows.sort { $0.id.utf8.lexicographicallyPrecedes($1.id.utf8) }
+        // Each trip's stops in order: its own range of stop_times_K.
+        let calls = SQLGenerator.prepare(Query(table: feed.tables.stopTimes).select(Column("stop"), Column("departure"))
+            .filter(Column("trip") == SQLExpression.variable("trip")).sorted(by: [Column("stop_sequence").ascending]))
+        var stopsByKey: [Int: PatternStop] = [:]
+        var groups: [String: (direction: Int?, stops: [Int], trips: Int, first: String)] = [:]
+        var order: [String] = []
+        var days: [String: (direction: Int?, service: Int, serviceID: String, trips: Int, first: Int?, last: Int?)] = [:]
+        var dayOrder: [String] = []
+        for trip in tripRows {
+            var stops: [Int] = []
+            var firstDeparture: Int?
+            try transit.database.forEachRow(try calls.substituting(["trip": trip.key])) {
+                if stops.isEmpty { firstDeparture = $0.optionalInt(1) }
+                stops.append($0.int(0))
+            }
+            let patternKey = "\(trip.direction.map(String.init) ?? "-")|" + stops.map(String.init).joined(separator: ",")
+            if groups[patternKey] == nil {
+                groups[patternKey] = (trip.direction, stops, 0, trip.id)
+                order.append(patternKey)
+            }
+            groups[patternKey]!.trips += 1
+            let dayKey = "\(trip.direction.map(String.init) ?? "-")|\(trip.service)"
+            if days[dayKey] == nil {
+                days[dayKey] = (trip.direction, trip.service, trip.serviceID, 0, nil, nil)
+                dayOrder.append(dayKey)
+            }
+            days[dayKey]!.trips += 1
+            if let time = firstDeparture {
+                days[dayKey]!.first = min(days[dayKey]!.first ?? time, time)
+                days[dayKey]!.last = max(days[dayKey]!.last ?? time, time)
+            }
+            for stop in stops where stopsByKey[stop] == nil { stopsByKey[stop] = PatternStop(stopID: "", name: "", latitude: nil, longitude: nil) }
+        }
+        // The stops' ids and names, one request for all of them.
+        if !stopsByKey.isEmpty {
+            let stops = Query(table: "stops").select(Column("id"), Column("stop_id"), Column("stop_name"), Column("stop_lat"), Column("stop_lon"))
+                .filter(Column("id").isIn(Array(stopsByKey.keys).sorted()))
+            try transit.database.forEachRow(SQLGenerator.prepare(stops)) {
+                stopsByKey[$0.int(0)] = PatternStop(stopID: $0.string(1), name: $0.optionalString(2) ?? "",
+                                                    latitude: $0.optionalDouble(3), longitude: $0.optionalDouble(4))
+            }
+        }
+        var directionIDs: [Int?] = []
+        for key in order where !directionIDs.contains(where: { $0 == groups[key]!.direction }) { directionIDs.append(groups[key]!.direction) }
+        directionIDs.sort { ($0 ?? -1) < ($1 ?? -1) }
+        directions = directionIDs.map { direction in
+            // Order kept from the trips sorted by trip_id, so a stable sort by count breaks ties by first trip.
+            let patterns = order.map { groups[$0]! }.filter { $0.direction == direction }
+                .map { Pattern(stops: $0.stops.map { stopsByKey[$0]! }, trips: $0.trips, firstTripID: $0.first) }
+            let sortedPatterns = patterns.enumerated().sorted { a, b in
+                a.element.trips != b.element.trips ? a.element.trips > b.element.trips : a.offset < b.offset
+            }.map(\.element)
+            let dayTypes = dayOrder.map { days[$0]! }.filter { $0.direction == direction }
+                .map { DayType(serviceKey: $0.service, serviceID: $0.serviceID, trips: $0.trips, firstDeparture: $0.first, lastDeparture: $0.last) }
+                .sorted { $0.serviceID.utf8.lexicographicallyPrecedes($1.serviceID.utf8) }
+            return Direction(directionID: direction, patterns: sortedPatterns, dayTypes: dayTypes)
+        }
+        // The distinct shapes, in the order their first trips sort.
+        var shapeIDs: [String] = []
+        for trip in tripRows { if let shape = trip.shape, !shapeIDs.contains(shape) { shapeIDs.append(shape) } }
+        var shapes: [(String, [(latitude: Double, longitude: Double)])] = []
+        for shape in shapeIDs {
+            var points: [(latitude: Double, longitude: Double)] = []
+            let query = Query(table: feed.tables.shapes).select(Column("shape_pt_lat"), Column("shape_pt_lon"))
+                .filter(Column("shape_id") == shape).sorted(by: [Column("shape_pt_sequence").ascending])
+            do {
+                try transit.database.forEachRow(SQLGenerator.prepare(query)) { points.append(($0.double(0), $0.double(1))) }
+            } catch let error as DatabaseError where error.isMissingTable {}
+            if points.count >= 2 { shapes.append((shape, points)) }
+        }
+        self.shapes = shapes
+    }
+}
