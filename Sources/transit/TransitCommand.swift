@@ -15,7 +15,11 @@ struct TransitCommand: ParsableCommand {
               transit nearby 54.687 25.28            stops near a point
               transit departures --stop ID           what leaves soon from a stop
               transit search "u gorli"               stops by name, typed loosely
-            Every query takes --format table|json|csv|geojson, and --explain prints the SQL, its bound values, SQLite's query plan and the time taken, on stderr. The database is transit.sqlite, or $TRANSIT_DB, or --db PATH.
+              transit trip T1 --format geojson       where a trip goes, on a map
+              transit routes --stop ID               the lines calling at a stop
+              transit route ID                       where a line runs
+              transit feeds                          the feeds of the database
+            Every query takes --feed NAME, --format table|json|csv|geojson, and --explain prints the SQL, its bound values, SQLite's query plan and the time taken, on stderr. The database is transit.sqlite, or $TRANSIT_DB, or --db PATH.
             """,
         version: "0.1.0",
         subcommands: [ImportCommand.self, FeedsCommand.self, NearbyCommand.self, DeparturesCommand.self, TripCommand.self, RoutesCommand.self, RouteCommand.self, SearchCommand.self, StatsCommand.self, ListCommand.self]
