@@ -119,6 +119,8 @@ public enum Schema {
         IndexDefinition("trips_by_trip_id", on: "trips", columns: ["trip_id", "feed"], unique: true),
         // "The trips that run on a date": service_days gives the services, this gives their trips.
         IndexDefinition("trips_by_service", on: "trips", columns: ["service"]),
+        // "The trips of a route" (`transit route`): one range.
+        IndexDefinition("trips_by_route", on: "trips", columns: ["route"]),
         IndexDefinition("frequencies_by_trip", on: "frequencies", columns: ["trip"]),
         // Removing a feed deletes its words by stop key range.
         IndexDefinition("stop_words_by_stop", on: "stop_words", columns: ["stop"]),

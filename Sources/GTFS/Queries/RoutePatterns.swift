@@ -56,13 +56,14 @@ public struct RoutePatterns: Sendable {
         guard let route = try listing.run(on: transit, feeds: [feed]).first else { throw TransitError.unknownRoute(id: argument) }
         self.route = route
         let keys = feed.keys
-        // The route's trips, by trip_id: one range of the feed's trips.
+        // The route's trips (an index range on trips(route); in a database written before that
+        // index, the feed's range of trips), then by trip_id.
         let trips = Query(table: "trips")
             .joining(Join(table: "services", on: Column("id", of: "services") == Column("service", of: "trips")))
             .select([SelectedProperty(Column("id", of: "trips")), SelectedProperty(Column("trip_id", of: "trips")),
                      SelectedProperty(Column("direction_id", of: "trips")), SelectedProperty(Column("service", of: "trips")),
                      SelectedProperty(Column("service_id", of: "services")), SelectedProperty(Column("shape_id", of: "trips"))])
-            .filter(Column("id", of: "trips").between(keys.lowerBound, and: keys.upperBound) && Column("route", of: "trips") == key)
+            .filter(Column("route", of: "trips") == key && Column("id", of: "trips").between(keys.lowerBound, and: keys.upperBound))
         var tripRows: [(key: Int, id: String, direction: Int?, service: Int, serviceID: String, shape: String?)] = []
         try transit.database.forEachRow(SQLGenerator.prepare(trips)) {
             tripRows.append(($0.int(0), $0.string(1), $0.optionalInt(2), $0.int(3), $0.string(4), $0.optionalString(5)))
