@@ -16,14 +16,7 @@ struct DeparturesCommand: ParsableCommand {
             """
     )
 
-    @Option(name: .long, help: ArgumentHelp("Departures from this stop: stop_id, or FEED:stop_id when several feeds have it (a station includes its platforms).", valueName: "id"))
-    var stop: String?
-
-    @Option(name: .long, parsing: .unconditional, help: ArgumentHelp("Departures from the boarding points near LAT,LON.", valueName: "lat,lon"))
-    var near: String?
-
-    @Option(name: .long, parsing: .unconditional, help: "With --near: the radius in metres (default 500, above 0, at most 100000).")
-    var radius: Double?
+    @OptionGroup var stops: StopChoiceOptions
 
     @Option(name: .long, help: ArgumentHelp("Start of the window, \"YYYY-MM-DD HH:MM[:SS]\" in the agency's time zone, or with an offset (2025-06-01T08:00+02:00, ...Z) (default: now).", valueName: "time"))
     var at: String?
@@ -37,17 +30,7 @@ struct DeparturesCommand: ParsableCommand {
     @OptionGroup var options: QueryOptions
 
     func validate() throws {
-        switch (stop, near) {
-        case (nil, nil): throw ValidationError("give --stop ID or --near LAT,LON")
-        case (.some, .some): throw ValidationError("give either --stop or --near, not both")
-        default: break
-        }
-        if let stop, stop.isEmpty { throw ValidationError("--stop needs a stop_id") }
-        if let near { _ = try Coordinate(near, option: "--near") }
-        if let radius {
-            guard near != nil else { throw ValidationError("--radius goes with --near; --stop takes the stop and, for a station, its platforms") }
-            try validateRadius(radius)
-        }
+        if stops.stop == nil && stops.near == nil { throw ValidationError("give --stop ID or --near LAT,LON") }
         guard (0...10_080).contains(within) else { throw ValidationError("--within must be 0 to 10080 minutes (a week)") }
         try validateLimit(limit)
         if let at { _ = try WallClockTime(at) }
@@ -55,21 +38,7 @@ struct DeparturesCommand: ParsableCommand {
 
     func run() throws {
         let transit = try options.open()
-        var stopKeys: [Int]
-        if let stop {
-            do {
-                stopKeys = try transit.boardingKeys(forStopID: stop)
-            } catch let error as TransitError {
-                throw ValidationError(error.description)
-            }
-        } else {
-            let point = try Coordinate(near!, option: "--near")
-            var nearby = NearbyStopsQuery(latitude: point.latitude, longitude: point.longitude)
-            nearby.radius = radius ?? 500
-            nearby.platforms = true
-            nearby.limit = 0
-            stopKeys = try nearby.run(on: transit).map(\.stop.key)
-        }
+        let stopKeys = try stops.boardingKeys(in: transit) ?? []
         // The feeds being asked: those of the stops, in name order; their zone reads an offset-less --at.
         let askedFeeds = transit.selectedFeeds.filter { feed in stopKeys.contains { FeedKeys.feed(of: $0) == feed.key } }
         let zone = (askedFeeds.first ?? transit.selectedFeeds.first)?.timeZone ?? AgencyTimeZone(identifier: "UTC")!
@@ -92,7 +61,7 @@ struct DeparturesCommand: ParsableCommand {
         let zones = Dictionary(uniqueKeysWithValues: transit.feeds.map { ($0.name, $0.timeZone) })
         let departures = try query.run(on: transit).map { ShownDeparture(departure: $0, from: start, zone: zones[$0.feed] ?? zone) }
         let local = zone.localTime(of: start)
-        let place = stop.map { "stop \($0)" } ?? "\(formatDistance(radius ?? 500)) of \(near!)"
+        let place = stops.place ?? ""
         options.write(departures, from: transit, emptyMessage: "No departures from \(place) between \(local.hourMinute) and \(zone.localTime(of: start + within * 60).hourMinute) on \(local.date)")
     }
 }

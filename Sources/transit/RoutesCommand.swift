@@ -13,14 +13,7 @@ struct RoutesCommand: ParsableCommand {
             """
     )
 
-    @Option(name: .long, help: ArgumentHelp("Routes calling at this stop (stop_id, or FEED:stop_id).", valueName: "id"))
-    var stop: String?
-
-    @Option(name: .long, parsing: .unconditional, help: ArgumentHelp("Routes calling at the boarding points near LAT,LON.", valueName: "lat,lon"))
-    var near: String?
-
-    @Option(name: .long, parsing: .unconditional, help: "With --near: the radius in metres (default 500, above 0, at most 100000).")
-    var radius: Double?
+    @OptionGroup var stops: StopChoiceOptions
 
     @Option(name: .long, help: ArgumentHelp("Only routes of this type: a name (bus, tram, rail, …) or a route_type number.", valueName: "type"))
     var type: String?
@@ -28,12 +21,6 @@ struct RoutesCommand: ParsableCommand {
     @OptionGroup var options: QueryOptions
 
     func validate() throws {
-        if stop != nil && near != nil { throw ValidationError("give either --stop or --near, not both") }
-        if let near { _ = try Coordinate(near, option: "--near") }
-        if let radius {
-            guard near != nil else { throw ValidationError("--radius goes with --near") }
-            try validateRadius(radius)
-        }
         if let type, Int(type) == nil, !RouteType.names.contains(type.lowercased()) {
             throw ValidationError("--type takes a route_type number or one of \(RouteType.names.joined(separator: ", ")); got '\(type)'")
         }
@@ -44,22 +31,9 @@ struct RoutesCommand: ParsableCommand {
         let transit = try options.open()
         var listing = RouteListing()
         listing.typeFilter = type
-        if let stop {
-            do {
-                listing.stopKeys = try transit.boardingKeys(forStopID: stop)
-            } catch let error as TransitError {
-                throw ValidationError(error.description)
-            }
-        } else if let near {
-            let point = try Coordinate(near, option: "--near")
-            var nearby = NearbyStopsQuery(latitude: point.latitude, longitude: point.longitude)
-            nearby.radius = radius ?? 500
-            nearby.platforms = true
-            nearby.limit = 0
-            listing.stopKeys = try nearby.run(on: transit).map(\.stop.key)
-        }
+        listing.stopKeys = try stops.boardingKeys(in: transit)
         let routes = try listing.run(on: transit)
-        let place = stop.map { " calling at \($0)" } ?? near.map { " within \(formatDistance(radius ?? 500)) of \($0)" } ?? ""
+        let place = stops.place.map { " calling at \($0)" } ?? ""
         options.write(routes.map(ListedRoute.init), from: transit, emptyMessage: "No routes\(place)" + (type.map { " of type \($0)" } ?? ""))
     }
 }

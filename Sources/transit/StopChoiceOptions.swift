@@ -1,0 +1,49 @@
+import ArgumentParser
+import GTFS
+
+/// `--stop ID | --near LAT,LON [--radius M]`, shared by the commands that ask about the boarding
+/// points of a stop or of a place (`departures`, `routes`).
+struct StopChoiceOptions: ParsableArguments {
+    @Option(name: .long, help: ArgumentHelp("A stop: stop_id, or FEED:stop_id when several feeds have it (a station includes its platforms).", valueName: "id"))
+    var stop: String?
+
+    @Option(name: .long, parsing: .unconditional, help: ArgumentHelp("The boarding points near LAT,LON.", valueName: "lat,lon"))
+    var near: String?
+
+    @Option(name: .long, parsing: .unconditional, help: "With --near: the radius in metres (default 500, above 0, at most 100000).")
+    var radius: Double?
+
+    func validate() throws {
+        if stop != nil && near != nil { throw ValidationError("give either --stop or --near, not both") }
+        if let stop, stop.isEmpty { throw ValidationError("--stop needs a stop_id") }
+        if let near { _ = try Coordinate(near, option: "--near") }
+        if let radius {
+            guard near != nil else { throw ValidationError("--radius goes with --near; --stop takes the stop and, for a station, its platforms") }
+            try validateRadius(radius)
+        }
+    }
+
+    /// The keys of the boarding points chosen, or nil when neither option was given. An unknown or
+    /// ambiguous stop is a usage error.
+    func boardingKeys(in transit: TransitDatabase) throws -> [Int]? {
+        if let stop {
+            do {
+                return try transit.boardingKeys(forStopID: stop)
+            } catch let error as TransitError {
+                throw ValidationError(error.description)
+            }
+        }
+        guard let near else { return nil }
+        let point = try Coordinate(near, option: "--near")
+        var nearby = NearbyStopsQuery(latitude: point.latitude, longitude: point.longitude)
+        nearby.radius = radius ?? 500
+        nearby.platforms = true
+        nearby.limit = 0
+        return try nearby.run(on: transit).map(\.stop.key)
+    }
+
+    /// "stop ID" or "500 m of LAT,LON", for messages.
+    var place: String? {
+        stop.map { "stop \($0)" } ?? near.map { "\(formatDistance(radius ?? 500)) of \($0)" }
+    }
+}
