@@ -7,7 +7,7 @@ TESTFLAGS := -c release -Xswiftc -enable-testing --scratch-path .build-test
 BIN       := .build/release/transit
 DEMO_DB   := demo.sqlite
 
-.PHONY: build test demo bench bench-import bench-queries bench-list bench-feeds faults fuzz sanitize clean
+.PHONY: build test demo bench bench-import bench-queries bench-list bench-feeds bench-batch faults fuzz sanitize clean
 
 build:
 	$(SWIFT) build -c release --static-swift-stdlib
@@ -34,7 +34,7 @@ demo: build
 	@echo '$$ transit search "gorli strasse" --explain'
 	@$(BIN) search "gorli strasse" --explain --db $(DEMO_DB)
 
-bench: build bench-import bench-queries bench-list bench-feeds
+bench: build bench-import bench-queries bench-list bench-feeds bench-batch
 
 bench-import: build
 	scripts/bench-import.sh
@@ -49,6 +49,10 @@ bench-list: build
 # and the query benchmarks with and without the other feeds.
 bench-feeds: build
 	scripts/bench-feeds.sh
+
+# Thousands of questions in one process (`--input`): questions per second and peak memory.
+bench-batch: build
+	scripts/bench-batch.sh
 
 # Imports of the large feed killed at random moments (kill -9), 20 times.
 faults: build

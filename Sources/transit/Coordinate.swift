@@ -6,6 +6,11 @@ struct Coordinate {
     let latitude: Double
     let longitude: Double
 
+    init(latitude: Double, longitude: Double) {
+        self.latitude = latitude
+        self.longitude = longitude
+    }
+
     /// Parses the positional words of a command; `what` names them in messages.
     init(words: [String], what: String = "LAT LON") throws {
         var parts = words

@@ -13,6 +13,7 @@ struct DeparturesCommand: ParsableCommand {
             Times are wall-clock times in the agency time zone of the feeds asked (--at may also carry a UTC offset or Z; it must when those feeds are in different zones); each departure is shown in its own feed's zone. A departure is listed when its moment (noon of its service date minus 12 hours, plus its GTFS time) is within [--at, --at + --within]: trips of yesterday's service running past midnight count, and calendar_dates additions and removals apply. Rows where boarding is not allowed (pickup_type 1) and the last stop of each trip are left out.
             Examples: transit departures --stop HBF --at "2026-03-02 08:00"
                       transit departures --near 54.687,25.28 --radius 400 --within 10
+            Many questions in one run: --input questions.csv (columns stop_id, or lat,lon[,radius]; then at[,within][,limit]; a missing or empty cell takes the flag's value; - reads standard input) answers every row, in order, each record with its row number as `input`.
             """
     )
 
@@ -27,10 +28,18 @@ struct DeparturesCommand: ParsableCommand {
     @Option(name: .long, parsing: .unconditional, help: "At most this many departures (0: no limit).")
     var limit: Int = 20
 
+    @OptionGroup var batch: BatchOptions
+
     @OptionGroup var options: QueryOptions
 
     func validate() throws {
-        if stops.stop == nil && stops.near == nil { throw ValidationError("give --stop ID or --near LAT,LON") }
+        if batch.input != nil {
+            if stops.stop != nil || stops.near != nil || stops.radius != nil {
+                throw ValidationError("with --input the stops come from the file (columns stop_id, or lat,lon[,radius]): leave out --stop, --near and --radius")
+            }
+        } else if stops.stop == nil && stops.near == nil {
+            throw ValidationError("give --stop ID or --near LAT,LON (or --input FILE)")
+        }
         guard (0...10_080).contains(within) else { throw ValidationError("--within must be 0 to 10080 minutes (a week)") }
         try validateLimit(limit)
         if let at { _ = try WallClockTime(at) }
@@ -38,31 +47,74 @@ struct DeparturesCommand: ParsableCommand {
 
     func run() throws {
         let transit = try options.open()
-        let stopKeys = try stops.boardingKeys(in: transit) ?? []
+        let now = Int(time(nil))
+        if let input = batch.input {
+            try runBatch(input: input, columns: ["stop_id", "lat", "lon", "radius", "at", "within", "limit"], format: options.format,
+                         in: transit, checkHeader: { columns in
+                             let point = columns.contains("lat") && columns.contains("lon")
+                             if !columns.contains("stop_id") && !point {
+                                 throw BatchInputError("the header has neither stop_id nor lat and lon (departures reads stop_id or lat,lon[,radius], then at[,within][,limit])")
+                             }
+                         }, answer: { row in
+                             let stopID = try row.text("stop_id")
+                             let hasPoint = try row.text("lat") != nil || row.text("lon") != nil
+                             let stopKeys: [Int]
+                             let place: String
+                             switch (stopID, hasPoint) {
+                             case (let stopID?, false):
+                                 if try row.text("radius") != nil { throw BatchInputError("radius goes with lat,lon, not stop_id") }
+                                 do {
+                                     stopKeys = try transit.boardingKeys(forStopID: stopID)
+                                 } catch let error as TransitError {
+                                     throw BatchInputError(error.description)
+                                 }
+                                 place = "stop \(stopID)"
+                             case (nil, true):
+                                 let point = try row.coordinate()
+                                 let radius = try row.radius(else: 500)
+                                 stopKeys = try StopChoiceOptions.boardingKeys(near: point, radius: radius, in: transit)
+                                 place = "\(formatDistance(radius)) of \(formatDecimal(point.latitude, decimals: 6)),\(formatDecimal(point.longitude, decimals: 6))"
+                             case (.some, true): throw BatchInputError("give stop_id or lat,lon, not both")
+                             case (nil, false): throw BatchInputError("give stop_id, or lat and lon")
+                             }
+                             let within = try row.integer("within", range: 0...10_080, meaning: "a number of minutes from 0 to 10080") ?? within
+                             return try departures(from: stopKeys, place: place, at: try row.text("at") ?? at, atName: "at", within: within,
+                                                   limit: try row.limit(else: limit), now: now, in: transit)
+                         })
+            return
+        }
+        let answer = try departures(from: try stops.boardingKeys(in: transit) ?? [], place: stops.place ?? "", at: at, atName: "--at",
+                                    within: within, limit: limit, now: now, in: transit)
+        options.write(answer.records, from: transit, emptyMessage: answer.emptyMessage)
+    }
+
+    /// One question's answer: the departures from `stopKeys` in the window starting `at` (typed
+    /// as `atName` in messages; nil: `now`).
+    private func departures(from stopKeys: [Int], place: String, at: String?, atName: String, within: Int, limit: Int, now: Int,
+                            in transit: TransitDatabase) throws -> BatchAnswer<ShownDeparture> {
         // The feeds being asked: those of the stops, in name order; their zone reads an offset-less --at.
         let askedFeeds = transit.selectedFeeds.filter { feed in stopKeys.contains { FeedKeys.feed(of: $0) == feed.key } }
         let zone = (askedFeeds.first ?? transit.selectedFeeds.first)?.timeZone ?? AgencyTimeZone(identifier: "UTC")!
         let start: Int
         if let at {
-            let time = try WallClockTime(at)
+            let time = try WallClockTime(at, name: atName)
             if time.utcOffsetSeconds == nil {
                 let zones = askedFeeds.map(\.timeZone.identifier).reduce(into: [String]()) { if !$0.contains($1) { $0.append($1) } }
                 if zones.count > 1 {
                     let feeds = askedFeeds.map { "\($0.name): \($0.timeZone.identifier)" }.joined(separator: ", ")
-                    throw ValidationError("--at has no UTC offset and the feeds asked are in different time zones (\(feeds)); give one, like \(time.example(offset: "+02:00")) or \(time.example(offset: "Z"))")
+                    throw ValidationError("\(atName) has no UTC offset and the feeds asked are in different time zones (\(feeds)); give one, like \(time.example(offset: "+02:00")) or \(time.example(offset: "Z"))")
                 }
             }
             start = time.instant(in: zone)
         } else {
-            start = Int(time(nil))
+            start = now
         }
         var query = DeparturesQuery(stopKeys: stopKeys, start: start, duration: within * 60)
         query.limit = limit
-        let zones = Dictionary(uniqueKeysWithValues: transit.feeds.map { ($0.name, $0.timeZone) })
-        let departures = try query.run(on: transit).map { ShownDeparture(departure: $0, from: start, zone: zones[$0.feed] ?? zone) }
+        let departures = try query.run(on: transit).map { ShownDeparture(departure: $0, from: start, zone: transit.feed(named: $0.feed)?.timeZone ?? zone) }
         let local = zone.localTime(of: start)
-        let place = stops.place ?? ""
-        options.write(departures, from: transit, emptyMessage: "No departures from \(place) between \(local.hourMinute) and \(zone.localTime(of: start + within * 60).hourMinute) on \(local.date)")
+        return BatchAnswer(records: departures, question: "\(place) at \(local.date) \(local.hourMinute)",
+                           emptyMessage: "No departures from \(place) between \(local.hourMinute) and \(zone.localTime(of: start + within * 60).hourMinute) on \(local.date)")
     }
 }
 
@@ -76,8 +128,9 @@ struct WallClockTime {
     /// The offset typed, in seconds east of UTC; nil when none was (read in the feed's zone).
     let utcOffsetSeconds: Int?
 
-    init(_ text: String) throws {
-        let problem = ValidationError("--at takes \"YYYY-MM-DD HH:MM[:SS]\" in the feed's time zone, or ISO 8601 with an offset (2025-06-01T08:00+02:00, 2025-06-01T06:00Z); got '\(text)'")
+    /// Parses `text`; messages call it `name` (`--at`, or the `at` column of a batch).
+    init(_ text: String, name: String = "--at") throws {
+        let problem = ValidationError("\(name) takes \"YYYY-MM-DD HH:MM[:SS]\" in the feed's time zone, or ISO 8601 with an offset (2025-06-01T08:00+02:00, 2025-06-01T06:00Z); got '\(text)'")
         var trimmed = Substring(text.trimmingSpaces)
         var offset: Int?
         if trimmed.hasSuffix("Z") || trimmed.hasSuffix("z") {
@@ -104,9 +157,9 @@ struct WallClockTime {
               let hour = Int(clock[0]), let minute = Int(clock[1]) else { throw problem }
         let second = clock.count == 3 ? Int(clock[2]) ?? 99 : 0
         guard let date = ServiceDate(year: year, month: month, day: dayOfMonth) else {
-            throw ValidationError("--at: \(parts[0]) is not a date")
+            throw ValidationError("\(name): \(parts[0]) is not a date")
         }
-        guard hour < 24, minute < 60, second < 60 else { throw ValidationError("--at: \(parts[1]) is not a time of day") }
+        guard hour < 24, minute < 60, second < 60 else { throw ValidationError("\(name): \(parts[1]) is not a time of day") }
         self.date = date
         self.hour = hour
         self.minute = minute
@@ -149,7 +202,10 @@ struct ShownDeparture: OutputRecord {
          .text(departure.route), .text(departure.headsign), .text(departure.serviceDate.description),
          .text(GTFSTime.format(departure.gtfsTime)), .text(local.iso8601), .integer(minutes)]
     }
-    var coordinate: (latitude: Double, longitude: Double)? { nil }
+    var coordinate: (latitude: Double, longitude: Double)? {
+        guard let latitude = departure.latitude, let longitude = departure.longitude else { return nil }
+        return (latitude, longitude)
+    }
     static let tableHeaders = ["Time", "In", "Route", "Headsign", "Stop", "Platform"]
     static let rightAligned: Set<Int> = [1]
     var tableCells: [String] {

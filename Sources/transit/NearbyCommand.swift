@@ -11,6 +11,8 @@ struct NearbyCommand: ParsableCommand {
             Examples: transit nearby 54.687 25.28 --radius 400
                       transit nearby 40.7553 -73.9875
                       transit nearby 54.687,25.28 --format geojson > stops.geojson
+            Many points in one run: --input points.csv (columns lat,lon[,radius][,limit]; a missing or empty cell takes the flag's value; - reads standard input) answers every row, in order, each record with its row number as `input`.
+                      transit nearby --input points.csv --radius 300 --format csv > answers.csv
             """
     )
 
@@ -22,22 +24,45 @@ struct NearbyCommand: ParsableCommand {
 
     @OptionGroup var listing: StopListingOptions
 
+    @OptionGroup var batch: BatchOptions
+
     @OptionGroup var options: QueryOptions
 
     func validate() throws {
-        _ = try Coordinate(words: point)
+        if batch.input != nil {
+            guard point.isEmpty else { throw ValidationError("give either a point or --input, not both") }
+        } else {
+            _ = try Coordinate(words: point)
+        }
         try validateRadius(radius)
     }
 
     func run() throws {
-        let coordinate = try Coordinate(words: point)
         let transit = try options.open()
-        var query = NearbyStopsQuery(latitude: coordinate.latitude, longitude: coordinate.longitude)
+        if let input = batch.input {
+            try runBatch(input: input, columns: ["lat", "lon", "radius", "limit"], format: options.format, in: transit,
+                         checkHeader: { columns in
+                             for column in ["lat", "lon"] where !columns.contains(column) {
+                                 throw BatchInputError("the header has no column \(column) (nearby reads lat,lon[,radius][,limit])")
+                             }
+                         }, answer: { row in
+                             try stops(near: try row.coordinate(), radius: try row.radius(else: radius), limit: try row.limit(else: listing.limit), in: transit)
+                         })
+            return
+        }
+        let answer = try stops(near: try Coordinate(words: point), radius: radius, limit: listing.limit, in: transit)
+        options.write(answer.records, from: transit, emptyMessage: answer.emptyMessage)
+    }
+
+    /// One question's answer: the stops within `radius` of `point`.
+    private func stops(near point: Coordinate, radius: Double, limit: Int, in transit: TransitDatabase) throws -> BatchAnswer<NearbyStop> {
+        var query = NearbyStopsQuery(latitude: point.latitude, longitude: point.longitude)
         query.radius = radius
-        query.limit = listing.limit
+        query.limit = limit
         query.platforms = listing.platforms
-        let stops = try query.run(on: transit)
-        options.write(stops, from: transit, emptyMessage: "No stops within \(formatDistance(radius)) of \(formatDecimal(coordinate.latitude, decimals: 6)), \(formatDecimal(coordinate.longitude, decimals: 6))")
+        let place = "\(formatDecimal(point.latitude, decimals: 6)), \(formatDecimal(point.longitude, decimals: 6))"
+        return BatchAnswer(records: try query.run(on: transit), question: place,
+                           emptyMessage: "No stops within \(formatDistance(radius)) of \(place)")
     }
 }
 

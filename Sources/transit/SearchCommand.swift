@@ -8,31 +8,60 @@ struct SearchCommand: ParsableCommand {
         abstract: "Find stops by name: case, accents and word endings do not matter.",
         discussion: """
             Every word typed must begin some word of the stop's name: "u gorli" finds "U Görlitzer Bahnhof", "lodz" finds "Łódź Fabryczna". Names that begin with the whole text come first. Same stop listing rule and --platforms as `transit nearby`.
+            Many names in one run: --input names.csv (columns text[,limit]; - reads standard input) answers every row, in order, each record with its row number as `input`.
             """
     )
 
     @Argument(help: ArgumentHelp("What to look for.", valueName: "text"))
-    var text: String
+    var text: String?
 
     @OptionGroup var listing: StopListingOptions
+
+    @OptionGroup var batch: BatchOptions
 
     @OptionGroup var options: QueryOptions
 
     func validate() throws {
+        if batch.input != nil {
+            guard text == nil else { throw ValidationError("give either a text or --input, not both") }
+            return
+        }
+        guard let text else { throw ValidationError("give the text to look for, or --input FILE") }
+        _ = try SearchCommand.query(text)
+    }
+
+    func run() throws {
+        let transit = try options.open()
+        if let input = batch.input {
+            try runBatch(input: input, columns: ["text", "limit"], format: options.format, in: transit,
+                         checkHeader: { columns in
+                             if !columns.contains("text") { throw BatchInputError("the header has no column text (search reads text[,limit])") }
+                         }, answer: { row in
+                             guard let text = try row.text("text") else { throw BatchInputError("text is empty") }
+                             return try stops(named: text, limit: try row.limit(else: listing.limit), in: transit)
+                         })
+            return
+        }
+        let answer = try stops(named: text ?? "", limit: listing.limit, in: transit)
+        options.write(answer.records, from: transit, emptyMessage: answer.emptyMessage)
+    }
+
+    /// The search for `text`; a text without letters or digits is a usage error.
+    private static func query(_ text: String) throws -> StopSearchQuery {
         do {
-            _ = try StopSearchQuery(text: text)
+            return try StopSearchQuery(text: text)
         } catch let problem as StopSearchQuery.Problem {
             throw ValidationError(problem.description)
         }
     }
 
-    func run() throws {
-        let transit = try options.open()
-        var query = try StopSearchQuery(text: text)
-        query.limit = listing.limit
+    /// One question's answer: the stops whose names match `text`.
+    private func stops(named text: String, limit: Int, in transit: TransitDatabase) throws -> BatchAnswer<FoundStop> {
+        var query = try SearchCommand.query(text)
+        query.limit = limit
         query.platforms = listing.platforms
-        let stops = try query.run(on: transit)
-        options.write(stops.map { FoundStop(stop: $0, feed: transit.feedName(ofKey: $0.key)) }, from: transit, emptyMessage: "No stop name matches \"\(text)\"")
+        let stops = try query.run(on: transit).map { FoundStop(stop: $0, feed: transit.feedName(ofKey: $0.key)) }
+        return BatchAnswer(records: stops, question: "\"\(text)\"", emptyMessage: "No stop name matches \"\(text)\"")
     }
 }
 

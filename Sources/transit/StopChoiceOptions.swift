@@ -34,9 +34,13 @@ struct StopChoiceOptions: ParsableArguments {
             }
         }
         guard let near else { return nil }
-        let point = try Coordinate(near, option: "--near")
+        return try StopChoiceOptions.boardingKeys(near: try Coordinate(near, option: "--near"), radius: radius ?? 500, in: transit)
+    }
+
+    /// The keys of every boarding point within `radius` metres of `point`.
+    static func boardingKeys(near point: Coordinate, radius: Double, in transit: TransitDatabase) throws -> [Int] {
         var nearby = NearbyStopsQuery(latitude: point.latitude, longitude: point.longitude)
-        nearby.radius = radius ?? 500
+        nearby.radius = radius
         nearby.platforms = true
         nearby.limit = 0
         return try nearby.run(on: transit).map(\.stop.key)

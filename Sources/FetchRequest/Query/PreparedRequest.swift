@@ -24,13 +24,21 @@ public struct PreparedRequest: Sendable, Equatable {
     /// `fetchRequestFromTemplate(withName:substitutionVariables:)`).
     ///
     /// The SQL text does not change, so the statement cache prepares it only once.
-    public func substituting(_ values: [String: any SQLValueConvertible]) throws -> PreparedRequest {
+    /// With `keepingOthers`, variables `values` does not name stay variables, to be bound by a
+    /// later call (a template bound in two steps: the stops once, the dates one by one); the ones
+    /// bound are then no longer variables.
+    public func substituting(_ values: [String: any SQLValueConvertible], keepingOthers: Bool = false) throws -> PreparedRequest {
         var arguments = self.arguments
+        var remaining = keepingOthers ? variables : [:]
         for (index, name) in variables {
-            guard let value = values[name] else { throw RequestError.missingSubstitutionVariable(name: name) }
+            guard let value = values[name] else {
+                if keepingOthers { continue }
+                throw RequestError.missingSubstitutionVariable(name: name)
+            }
             arguments[index] = value.sqlValue
+            remaining[index] = nil
         }
-        return PreparedRequest(sql: sql, arguments: arguments, variables: variables)
+        return PreparedRequest(sql: sql, arguments: arguments, variables: keepingOthers ? remaining : variables)
     }
 
     /// The same SQL with the substitution variables bound, in the order they appear, to `values`:

@@ -82,6 +82,12 @@ extension SQLExpression {
         values.isEmpty ? .none : SQLPredicate(.inList(self, values.map { .value($0) }))
     }
 
+    /// `self IN ($name0, $name1, …)` with `count` substitution variables named `name0`…: one
+    /// template for every list of that length (an empty list matches nothing).
+    public func isIn(variablesNamed name: String, count: Int) -> SQLPredicate {
+        count == 0 ? .none : SQLPredicate(.inList(self, (0..<count).map { .variable(name + String($0)) }))
+    }
+
     /// `self IN (SELECT …)`.
     public func isIn(_ subquery: Query) -> SQLPredicate {
         SQLPredicate(.inSubquery(self, subquery))

@@ -19,6 +19,11 @@ public final class CSVReader {
     /// The longest record accepted, in bytes: past this, a quote was surely left open.
     public static let maximumRecordBytes = 16 << 20
 
+    /// When true, records with more or fewer fields than the header are handed over as they are
+    /// (the caller checks `CSVRecord.count`), so one bad row need not end the reading: batch
+    /// questions report such a row and go on. Feeds keep the strict rule.
+    public var acceptsRaggedRecords = false
+
     private var pending: [UInt8] = []
     /// The fields of the record being parsed: positions in `pending`.
     private var spans: UnsafeMutablePointer<FieldSpan>
@@ -122,7 +127,7 @@ public final class CSVReader {
             return
         }
         let record = CSVRecord(buffer: buffer, spans: currentSpans, line: recordLine)
-        if spanCount != header.count {
+        if spanCount != header.count, !acceptsRaggedRecords {
             if spanCount < header.count {
                 throw FeedError(file: fileName, line: recordLine,
                                 message: "\(spanCount) fields where the header has \(header.count)")

@@ -35,13 +35,19 @@ public enum FileSystem {
             throw FeedError(file: path, message: "cannot be read: " + String(cString: strerror(errno)))
         }
         defer { close(descriptor) }
+        try read(descriptor: descriptor, name: path, chunkSize: chunkSize, body)
+    }
+
+    /// Reads an open descriptor (standard input, say) to its end, calling `body` with each chunk as
+    /// soon as it arrives: a pipe's rows are handled while the writer is still writing.
+    public static func read(descriptor: Int32, name: String, chunkSize: Int = 1 << 20, _ body: (UnsafeRawBufferPointer) throws -> Void) throws {
         let buffer = UnsafeMutableRawBufferPointer.allocate(byteCount: chunkSize, alignment: 16)
         defer { buffer.deallocate() }
         while true {
             let count = Glibc.read(descriptor, buffer.baseAddress, chunkSize)
             if count < 0 {
                 if errno == EINTR { continue }
-                throw FeedError(file: path, message: "cannot be read: " + String(cString: strerror(errno)))
+                throw FeedError(file: name, message: "cannot be read: " + String(cString: strerror(errno)))
             }
             if count == 0 { return }
             try body(UnsafeRawBufferPointer(rebasing: buffer[0..<count]))

@@ -7,6 +7,9 @@ public struct Departure: Sendable, Equatable {
     public let stopID: String
     public let stopName: String
     public let platformCode: String?
+    /// The stop's position, when the feed gives one.
+    public let latitude: Double?
+    public let longitude: Double?
     public let tripID: String
     public let routeID: String
     /// `route_short_name`, else `route_long_name`.
@@ -81,12 +84,17 @@ public struct DeparturesQuery: Sendable {
     /// For one service date (`$date`), the template rows of trips run by `frequencies.txt` at the
     /// chosen stops, with each frequency period: the runs are computed from them.
     public func frequencyRequestPerServiceDate(feed: FeedTables, stopKeys: [Int]) -> Query {
+        frequencyRequestPerServiceDate(feed: feed, stops: Column("stop", of: "st").isIn(stopKeys))
+    }
+
+    /// The same request with another condition choosing the stops.
+    public func frequencyRequestPerServiceDate(feed: FeedTables, stops stopPredicate: SQLPredicate) -> Query {
         let firstDeparture = Query(table: feed.stopTimes, alias: "first")
             .select(Column("departure", of: "first"))
             .filter(Column("trip", of: "first") == Column("trip", of: "st"))
             .sorted(by: [Column("stop_sequence", of: "first").ascending])
             .limited(to: 1)
-        var query = DeparturesQuery.boardingRows(feed: feed, stops: Column("stop", of: "st").isIn(stopKeys))
+        var query = DeparturesQuery.boardingRows(feed: feed, stops: stopPredicate)
             .joining(Join(table: "frequencies", on: Column("trip", of: "frequencies") == Column("trip", of: "st")))
             .filter(Column("departure", of: "st").isNotNull)
         query.selection += [
@@ -100,7 +108,8 @@ public struct DeparturesQuery: Sendable {
 
     /// Stop times of one feed at the chosen stops where a rider can board on the service date
     /// `$date`: the trip's service runs, `pickup_type` is not 1, and it is not the trip's last stop;
-    /// with the columns a departure shows (the last one, `departure`, is the GTFS time).
+    /// with the columns a departure shows (`departure`, the eighth, is the GTFS time; the stop's
+    /// position follows).
     static func boardingRows(feed: FeedTables, stops stopPredicate: SQLPredicate) -> Query {
         let st = "st"
         let lastOfTrip = Query(table: feed.stopTimes, alias: "last")
@@ -127,6 +136,8 @@ public struct DeparturesQuery: Sendable {
                 SelectedProperty(.coalesce([Column("route_short_name", of: "routes"), Column("route_long_name", of: "routes")]), as: "route"),
                 SelectedProperty(.coalesce([Column("stop_headsign", of: st), Column("trip_headsign", of: "trips"), .subquery(lastStopName)]), as: "headsign"),
                 SelectedProperty(Column("departure", of: st)),
+                SelectedProperty(Column("stop_lat", of: "stops")),
+                SelectedProperty(Column("stop_lon", of: "stops")),
             ])
             .filter(stopPredicate)
             .filter(Column("pickup_type", of: st).isNot(1))
@@ -142,9 +153,11 @@ public struct DeparturesQuery: Sendable {
         var departures: [Departure] = []
         for feed in transit.selectedFeeds {
             guard let keys = keysByFeed[feed.key] else { continue }
-            let request = requestPerServiceDate(feed: feed.tables, stopKeys: keys, excludingFrequencies: feed.hasFrequencies)
-            departures += try run(on: transit, feed: feed, request: request,
-                                  frequencies: feed.hasFrequencies ? frequencyRequestPerServiceDate(feed: feed.tables, stopKeys: keys) : nil)
+            let templates = DeparturesQuery.templates(feed: feed, stopCount: keys.count)
+            var stops: [String: any SQLValueConvertible] = [:]
+            for (index, key) in keys.enumerated() { stops["stop\(index)"] = key }
+            departures += try run(on: transit, feed: feed, template: try templates.request.substituting(stops, keepingOthers: true),
+                                  frequencyTemplate: try templates.frequencies?.substituting(stops, keepingOthers: true))
         }
         departures.sort {
             if $0.instant != $1.instant { return $0.instant < $1.instant }
@@ -156,16 +169,41 @@ public struct DeparturesQuery: Sendable {
         return departures
     }
 
+    /// The prepared requests for `stopCount` stops of `feed` (the stops as `$stop0`…, the date,
+    /// window and limit as in `requestPerServiceDate`), generated once per process for every
+    /// count up to 64: a batch of thousands of questions generates each shape once.
+    static func templates(feed: Feed, stopCount: Int) -> (request: PreparedRequest, frequencies: PreparedRequest?) {
+        let make = { () -> (request: PreparedRequest, frequencies: PreparedRequest?) in
+            let stops = Column("stop", of: "st").isIn(variablesNamed: "stop", count: stopCount)
+            let query = DeparturesQuery(stopKeys: [], start: 0, duration: 0)
+            let request = SQLGenerator.prepare(query.requestPerServiceDate(feed: feed.tables, stops: stops, excludingFrequencies: feed.hasFrequencies))
+            let frequencies = feed.hasFrequencies
+                ? SQLGenerator.prepare(query.frequencyRequestPerServiceDate(feed: feed.tables, stops: stops)) : nil
+            return (request, frequencies)
+        }
+        guard stopCount <= 64 else { return make() }
+        // The shape depends on the feed's tables, whether it has frequencies, and the count.
+        let key = (feed.key << 8) | (feed.hasFrequencies ? 1 << 7 : 0) | stopCount
+        let request = requestTemplates.template(key: key) { make().request }
+        return (request, feed.hasFrequencies ? frequencyTemplates.template(key: key) { make().frequencies! } : nil)
+    }
+
+    private static let requestTemplates = TemplateCache()
+    private static let frequencyTemplates = TemplateCache()
+
     /// Runs `request` (a `requestPerServiceDate` shape of `feed`) for each service date that can
     /// reach the window, and with `frequencies` the runs of frequency-based trips too; unsorted.
     public func run(on transit: TransitDatabase, feed: Feed, request: Query, frequencies: Query? = nil) throws -> [Departure] {
+        try run(on: transit, feed: feed, template: SQLGenerator.prepare(request), frequencyTemplate: frequencies.map { SQLGenerator.prepare($0) })
+    }
+
+    /// `run(on:feed:request:frequencies:)` with the requests prepared, their stops bound.
+    func run(on transit: TransitDatabase, feed: Feed, template: PreparedRequest, frequencyTemplate: PreparedRequest?) throws -> [Departure] {
         let zone = feed.timeZone
         let largestTime = feed.largestTime
         let end = start + duration
         let firstDate = zone.localTime(of: start).date.adding(days: -(largestTime / 86_400 + 1))
         let lastDate = zone.localTime(of: end).date.adding(days: 1)
-        let template = SQLGenerator.prepare(request)
-        let frequencyTemplate = frequencies.map { SQLGenerator.prepare($0) }
         var departures: [Departure] = []
         var date = firstDate
         while date <= lastDate {
@@ -181,15 +219,15 @@ public struct DeparturesQuery: Sendable {
                 let gtfsTime = row.int(7)
                 departures.append(Departure(
                     feed: feed.name, stopID: row.string(0), stopName: row.string(1), platformCode: row.optionalString(2),
-                    tripID: row.string(3), routeID: row.string(4), route: row.string(5), headsign: row.string(6),
+                    latitude: row.optionalDouble(8), longitude: row.optionalDouble(9), tripID: row.string(3), routeID: row.string(4), route: row.string(5), headsign: row.string(6),
                     serviceDate: date, gtfsTime: gtfsTime, instant: base + gtfsTime))
             }
             guard let frequencyTemplate else { continue }
             // Runs start at start_time, start_time + headway, … before end_time; a stop is reached
             // its template offset after the run leaves the first stop.
             try transit.database.forEachRow(try frequencyTemplate.substituting(["date": date.yyyymmdd])) { row in
-                let offset = row.int(7) - (row.optionalInt(8) ?? row.int(7))
-                let (periodStart, periodEnd, headway) = (row.int(9), row.int(10), row.int(11))
+                let offset = row.int(7) - (row.optionalInt(10) ?? row.int(7))
+                let (periodStart, periodEnd, headway) = (row.int(11), row.int(12), row.int(13))
                 guard headway > 0 else { return }
                 let firstRun = max(0, (from - offset - periodStart + headway - 1) / headway)
                 var runStart = periodStart + firstRun * headway
@@ -198,7 +236,7 @@ public struct DeparturesQuery: Sendable {
                     if gtfsTime >= from {
                         departures.append(Departure(
                             feed: feed.name, stopID: row.string(0), stopName: row.string(1), platformCode: row.optionalString(2),
-                            tripID: row.string(3), routeID: row.string(4), route: row.string(5), headsign: row.string(6),
+                            latitude: row.optionalDouble(8), longitude: row.optionalDouble(9), tripID: row.string(3), routeID: row.string(4), route: row.string(5), headsign: row.string(6),
                             serviceDate: date, gtfsTime: gtfsTime, instant: base + gtfsTime))
                     }
                     runStart += headway

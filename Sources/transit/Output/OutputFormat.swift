@@ -39,16 +39,9 @@ enum OutputRenderer {
             if records.isEmpty { return "[]\n" }
             return "[\n" + records.map { "  " + jsonObject($0) }.joined(separator: ",\n") + "\n]\n"
         case .csv:
-            let header = (["feed"] + Record.fieldNames).joined(separator: ",")
-            return ([header] + records.map { ([OutputValue.text($0.feed)] + $0.fieldValues).map(\.csv).joined(separator: ",") }).joined(separator: "\r\n") + "\r\n"
+            return csvHeader(Record.self) + records.map { csvLine($0) }.joined()
         case .geojson:
-            let features = records.compactMap { record -> String? in
-                guard let point = record.coordinate else { return nil }
-                return "    {\"type\": \"Feature\", \"geometry\": {\"type\": \"Point\", \"coordinates\": ["
-                    + formatDecimal(point.longitude, decimals: 7) + ", " + formatDecimal(point.latitude, decimals: 7)
-                    + "]}, \"properties\": " + jsonObject(record) + "}"
-            }
-            return "{\"type\": \"FeatureCollection\", \"features\": [\n" + features.joined(separator: ",\n") + "\n]}\n"
+            return geoJSONHead + records.compactMap { geoJSONFeature($0) }.joined(separator: ",\n") + geoJSONTail
         case .table:
             if records.isEmpty { return emptyMessage + "\n" }
             guard showFeed else { return table(headers: Record.tableHeaders, rows: records.map(\.tableCells), rightAligned: Record.rightAligned) }
@@ -56,9 +49,32 @@ enum OutputRenderer {
         }
     }
 
-    static func jsonObject<Record: OutputRecord>(_ record: Record) -> String {
-        "{\"feed\": " + JSONText.quote(record.feed) + ", "
+    /// One record as a JSON object: `input` first in a batch run, then `feed`, then its fields.
+    static func jsonObject<Record: OutputRecord>(_ record: Record, input: Int? = nil) -> String {
+        (input.map { "{\"input\": \($0), " } ?? "{") + "\"feed\": " + JSONText.quote(record.feed) + ", "
             + zip(Record.fieldNames, record.fieldValues).map { JSONText.quote($0) + ": " + $1.json }.joined(separator: ", ") + "}"
+    }
+
+    /// The CSV header line: `input` first in a batch run, then `feed`, then the fields.
+    static func csvHeader<Record: OutputRecord>(_: Record.Type, batch: Bool = false) -> String {
+        ((batch ? ["input", "feed"] : ["feed"]) + Record.fieldNames).joined(separator: ",") + "\r\n"
+    }
+
+    /// One record as a CSV line (RFC 4180, CRLF).
+    static func csvLine<Record: OutputRecord>(_ record: Record, input: Int? = nil) -> String {
+        (input.map { "\($0)," } ?? "") + ([OutputValue.text(record.feed)] + record.fieldValues).map(\.csv).joined(separator: ",") + "\r\n"
+    }
+
+    /// What a GeoJSON FeatureCollection opens and closes with.
+    static let geoJSONHead = "{\"type\": \"FeatureCollection\", \"features\": [\n"
+    static let geoJSONTail = "\n]}\n"
+
+    /// One record as a GeoJSON Point feature with its fields as properties; nil without a position.
+    static func geoJSONFeature<Record: OutputRecord>(_ record: Record, input: Int? = nil) -> String? {
+        guard let point = record.coordinate else { return nil }
+        return "    {\"type\": \"Feature\", \"geometry\": {\"type\": \"Point\", \"coordinates\": ["
+            + formatDecimal(point.longitude, decimals: 7) + ", " + formatDecimal(point.latitude, decimals: 7)
+            + "]}, \"properties\": " + jsonObject(record, input: input) + "}"
     }
 
     /// Columns padded to their widest cell (in characters as a terminal shows them).

@@ -30,7 +30,7 @@ enum OutputValue {
         case .list(let texts): return OutputValue.text(texts.joined(separator: "; ")).csv
         case .boolean(let value): return value ? "1" : "0"
         case .text(let text):
-            guard text.contains(where: { $0 == "," || $0 == "\"" || $0 == "\n" || $0 == "\r" }) else { return text }
+            guard text.utf8.contains(where: { $0 == 0x2C || $0 == 0x22 || $0 == 0x0A || $0 == 0x0D }) else { return text }
             return "\"" + text.split(separator: "\"", omittingEmptySubsequences: false).joined(separator: "\"\"") + "\""
         case .integer(let value): return String(value)
         case let .number(value, decimals): return formatDecimal(value, decimals: decimals)
@@ -42,6 +42,9 @@ enum OutputValue {
 /// JSON string quoting.
 enum JSONText {
     static func quote(_ text: String) -> String {
+        // Most texts need no escape (no quote, backslash, control character or U+2028/2029,
+        // whose UTF-8 starts with 0xE2): checked on the bytes, copied whole.
+        if !text.utf8.contains(where: { $0 < 0x20 || $0 == 0x22 || $0 == 0x5C || $0 == 0xE2 }) { return "\"" + text + "\"" }
         var result = "\""
         result.reserveCapacity(text.utf8.count + 2)
         for scalar in text.unicodeScalars {
