@@ -19,6 +19,8 @@ if [ ! -f "$feed" ]; then
   python3 ../shared/feeds/make-large-feed.py ../shared/feeds/vilnius.zip 10 "$feed"
 fi
 [ -f "$db" ] || "$bin/transit" import "$feed" --db "$db" --quiet
+# A database of an earlier schema is upgraded in place (or, if it cannot be, imported again).
+"$bin/transit" feeds upgrade --db "$db" > /dev/null 2>&1 || { rm -f "$db"; "$bin/transit" import "$feed" --db "$db" --quiet; }
 
 for kind in "${kinds[@]}"; do
   for rows in 2000 20000; do

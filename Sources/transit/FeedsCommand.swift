@@ -1,7 +1,7 @@
 import ArgumentParser
 import GTFS
 
-/// `transit feeds`: the feeds of the database, and `transit feeds remove NAME`.
+/// `transit feeds`: the feeds of the database, `transit feeds remove NAME`, `transit feeds upgrade`.
 struct FeedsCommand: ParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "feeds",
@@ -11,8 +11,9 @@ struct FeedsCommand: ParsableCommand {
             Examples: transit feeds
                       transit feeds --format json
                       transit feeds remove caltrain
+                      transit feeds upgrade        (a database written by an earlier transit, in place)
             """,
-        subcommands: [FeedsListCommand.self, FeedsRemoveCommand.self],
+        subcommands: [FeedsListCommand.self, FeedsRemoveCommand.self, FeedsUpgradeCommand.self],
         defaultSubcommand: FeedsListCommand.self
     )
 }
@@ -54,6 +55,25 @@ struct FeedsRemoveCommand: ParsableCommand {
             throw error
         }
         writeToStandardOutput("Removed feed \(name) from \(database.path)\n")
+    }
+}
+
+/// `transit feeds upgrade`: a database written by an earlier transit brought up to this version in
+/// place, in one transaction (what can be derived from its rows; schema 1 must be re-imported).
+struct FeedsUpgradeCommand: ParsableCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "upgrade",
+        abstract: "Bring a database written by an earlier transit up to date, in place, without re-importing."
+    )
+
+    @OptionGroup var database: DatabaseOptions
+
+    func run() throws {
+        if let version = try SchemaUpgrade.upgrade(databaseAt: database.path) {
+            writeToStandardOutput("Upgraded \(database.path) from schema \(version) to \(Schema.version)\n")
+        } else {
+            writeToStandardOutput("\(database.path) is up to date (schema \(Schema.version))\n")
+        }
     }
 }
 

@@ -44,7 +44,8 @@ struct RouteCommand: ParsableCommand {
         if route.directions.isEmpty { lines.append("No trips.") }
         for direction in route.directions {
             lines.append("")
-            lines.append("Direction \(direction.directionID.map(String.init) ?? "(none)"): \(formatCount(direction.trips)) trips")
+            lines.append("Direction \(direction.directionID.map(String.init) ?? "(none)")" + (direction.name.map { " (\($0))" } ?? "")
+                         + ": \(formatCount(direction.trips)) trips")
             if let main = direction.main {
                 lines.append("  Main pattern (\(main.trips) trips): " + main.stops.map(\.name).joined(separator: " → "))
             }
@@ -76,19 +77,21 @@ struct RouteCommand: ParsableCommand {
                     + ", \"trips\": \(day.trips), \"first_departure\": " + (day.firstDeparture.map { JSONText.quote(GTFSTime.format($0)) } ?? "null")
                     + ", \"last_departure\": " + (day.lastDeparture.map { JSONText.quote(GTFSTime.format($0)) } ?? "null") + "}"
             }
-            return "{\"direction_id\": " + (direction.directionID.map(String.init) ?? "null") + ", \"trips\": \(direction.trips), \"patterns\": ["
+            return "{\"direction_id\": " + (direction.directionID.map(String.init) ?? "null") + ", \"direction\": " + (direction.name.map(JSONText.quote) ?? "null")
+                + ", \"trips\": \(direction.trips), \"patterns\": ["
                 + patterns.joined(separator: ", ") + "], \"day_types\": [" + days.joined(separator: ", ") + "]}"
         }
         return object + ", \"directions\": [" + directions.joined(separator: ", ") + "]}\n"
     }
 
     private func csv(_ route: RoutePatterns) -> String {
-        var rows = ["feed,route_id,direction_id,position,stop_id,stop_name,pattern_trips"]
+        var rows = ["feed,route_id,direction_id,direction,position,stop_id,stop_name,pattern_trips"]
         for direction in route.directions {
             guard let main = direction.main else { continue }
+            let directionID: OutputValue = direction.directionID.map { .integer($0) } ?? .null
+            let directionName: OutputValue = direction.name.map { .text($0) } ?? .null
             for (position, stop) in main.stops.enumerated() {
-                rows.append([OutputValue.text(route.feed.name), .text(route.route.routeID), direction.directionID.map { .integer($0) } ?? .null,
-                             .integer(position + 1), .text(stop.stopID), .text(stop.name), .integer(main.trips)].map(\.csv).joined(separator: ","))
+                rows.append([OutputValue.text(route.feed.name), .text(route.route.routeID), directionID, directionName, .integer(position + 1), .text(stop.stopID), .text(stop.name), .integer(main.trips)].map(\.csv).joined(separator: ","))
             }
         }
         return rows.joined(separator: "\r\n") + "\r\n"

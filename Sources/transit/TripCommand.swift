@@ -50,7 +50,7 @@ struct TripCommand: ParsableCommand {
             let route = [trip.routeShortName, trip.routeLongName].filter { !$0.isEmpty }.joined(separator: " ")
             var header = "Trip \(trip.tripID)" + (transit.feeds.count > 1 ? " (\(trip.feed.name))" : "") + ": route \(route.isEmpty ? trip.routeID : route)"
             if let headsign = trip.headsign { header += " to \(headsign)" }
-            if let direction = trip.directionID { header += ", direction \(direction)" }
+            if let direction = trip.directionID { header += ", direction \(direction)" + (trip.directionName.map { " (\($0))" } ?? "") }
             if let agency = trip.agencyName { header += ", \(agency)" }
             writeToStandardOutput(header + "\n" + (try trip.serviceDescription(in: transit)) + "; on \(day)\n\n")
             writeToStandardOutput(OutputRenderer.render(calls, as: .table, emptyMessage: "The trip has no stop times"))

@@ -32,18 +32,21 @@ final class RouteCommandTests: XCTestCase {
         XCTAssertEqual(patterns.map { $0["first_trip_id"] as? String }, ["T3", "T7"])
         let csv = try route(["R1", "--format", "csv"])
         XCTAssertEqual(csv.stdout, """
-            feed,route_id,direction_id,position,stop_id,stop_name,pattern_trips\r
-            lindenau,R1,0,1,HBF_1,Hauptbahnhof,2\r
-            lindenau,R1,0,2,GOR,U Görlitzer Straße,2\r
-            lindenau,R1,0,3,ZOO,Tierpark,2\r
-            lindenau,R1,1,1,ZOO,Tierpark,1\r
-            lindenau,R1,1,2,LODZ,Łódź Fabryczna,1\r
-            lindenau,R1,1,3,STR,Große Straße,1\r
-            lindenau,R1,1,4,HBF_2,Hauptbahnhof,1\r
+            feed,route_id,direction_id,direction,position,stop_id,stop_name,pattern_trips\r
+            lindenau,R1,0,Outbound,1,HBF_1,Hauptbahnhof,2\r
+            lindenau,R1,0,Outbound,2,GOR,U Görlitzer Straße,2\r
+            lindenau,R1,0,Outbound,3,ZOO,Tierpark,2\r
+            lindenau,R1,1,Inbound,1,ZOO,Tierpark,1\r
+            lindenau,R1,1,Inbound,2,LODZ,Łódź Fabryczna,1\r
+            lindenau,R1,1,Inbound,3,STR,Große Straße,1\r
+            lindenau,R1,1,Inbound,4,HBF_2,Hauptbahnhof,1\r
 
             """)
         let table = try route(["R1"])
         XCTAssertTrue(table.stdout.contains("  Main pattern (2 trips): Hauptbahnhof → U Görlitzer Straße → Tierpark\n"), table.stdout)
+        XCTAssertTrue(table.stdout.contains("\nDirection 0 (Outbound): 3 trips\n"), "directions.txt names it: \(table.stdout)")
+        XCTAssertEqual((try object(try route(["N2", "--format", "json"]))["directions"] as? [[String: Any]])?.first?["direction"] is NSNull, true,
+                       "N2 has no name in directions.txt")
         let explained = try route(["R1", "--explain"])
         XCTAssertTrue(explained.stderr.contains("SEARCH trips USING INDEX trips_by_route (route=?"), explained.stderr)
         XCTAssertFalse(explained.stderr.contains("warning:"), explained.stderr)

@@ -38,6 +38,16 @@ public struct SQLGenerator {
         return PreparedRequest(sql: sql, arguments: generator.arguments, variables: generator.variables)
     }
 
+    /// The SQL and arguments of `UPDATE table SET column = expression, … WHERE predicate`: each
+    /// expression may be a correlated subquery over the row being updated (`table`'s own name).
+    public static func prepareUpdate(_ table: String, set assignments: [(column: String, value: SQLExpression)], where predicate: SQLPredicate) -> PreparedRequest {
+        var generator = SQLGenerator()
+        var sql = "UPDATE " + quote(table) + " SET "
+            + assignments.map { quote($0.column) + " = " + generator.expression($0.value) }.joined(separator: ", ")
+        if !generator.isAlwaysTrue(predicate) { sql += " WHERE " + generator.predicate(predicate) }
+        return PreparedRequest(sql: sql, arguments: generator.arguments, variables: generator.variables)
+    }
+
     /// The SQL and arguments of `INSERT INTO table (columns…) VALUES (?, …)` with `values` bound.
     public static func prepareInsert(into table: String, values: [(column: String, value: SQLValue)]) -> PreparedRequest {
         let sql = "INSERT INTO " + quote(table) + " (" + values.map { quote($0.column) }.joined(separator: ", ") + ") VALUES ("

@@ -64,6 +64,15 @@ public struct TableDefinition: Sendable {
     /// `CREATE TABLE IF NOT EXISTS …`: for a table added to the layout after databases were written.
     public var sqlIfNotExists: String { "CREATE TABLE IF NOT EXISTS " + sql.dropFirst("CREATE TABLE ".count) }
 
+    /// `ALTER TABLE … ADD COLUMN` for the column named `column`: for a column added to the layout
+    /// after databases were written (an upgrade in place).
+    public func addColumnSQL(_ column: String) -> String? {
+        guard let definition = columns.first(where: { $0.name == column }) else { return nil }
+        var text = "ALTER TABLE " + SQLGenerator.quote(name) + " ADD COLUMN " + SQLGenerator.quote(definition.name) + " " + definition.type.rawValue
+        if let value = definition.defaultValue { text += (definition.notNull ? " NOT NULL" : "") + " DEFAULT " + String(value) }
+        return text
+    }
+
     /// The `DROP TABLE IF EXISTS` statement (its indexes go with it).
     public var dropSQL: String { "DROP TABLE IF EXISTS " + SQLGenerator.quote(name) }
 

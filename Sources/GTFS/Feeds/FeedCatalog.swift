@@ -31,6 +31,7 @@ public enum FeedCatalog {
         try deleteRange("stop_words", "stop")
         try deleteRange("frequencies", "trip")
         try deleteRange("trips", "id")
+        try deleteRange("directions", "route")
         try deleteRange("calendar_dates", "service")
         try deleteRange("calendar", "service")
         try deleteRange("services", "id")

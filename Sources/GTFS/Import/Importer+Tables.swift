@@ -265,7 +265,8 @@ extension Importer {
     }
 
     func loadTrips() throws {
-        let insert = try BatchInsert(database, into: Schema.trips, background: true)
+        // The trips' last stop is filled in after their stop times (`writeTripEnds`).
+        let insert = try BatchInsert(database, into: Schema.trips, columns: Array(Schema.trips.columnNames.prefix(12)), background: true)
         defer { insert.cancel() }
         var rows = 0
         var columns: [Int?] = []
@@ -350,6 +351,10 @@ extension Importer {
         let tripKeys = self.tripKeys
         let stopKeys = self.stopKeys
         var tripsWithMissingTimes = Set<Int>()
+        // Each trip's largest stop_sequence and its stop, by trip key - keyBase - 1.
+        var lastSequence = [Int](repeating: -1, count: tripKeys.count)
+        var lastStop = [Int](repeating: 0, count: tripKeys.count)
+        let firstTripKey = keyBase + 1
         // Rows come grouped by trip: the previous trip_id's bytes and key save a lookup per row,
         // and the run's sequences find duplicates with their line.
         var previousTripID: [UInt8] = []
@@ -395,6 +400,11 @@ extension Importer {
                 return
             }
             runSequences.append(sequence)
+            let tripSlot = trip - firstTripKey
+            if sequence > lastSequence[tripSlot] {
+                lastSequence[tripSlot] = sequence
+                lastStop[tripSlot] = stop
+            }
             let arrivalTime = try fields.time(columns[1])
             let departureTime = try fields.time(columns[2])
             let departure = departureTime ?? arrivalTime
@@ -431,11 +441,55 @@ extension Importer {
         self.largestTime = largestTime
         self.report = report
         self.tripsWithMissingTimes = tripsWithMissingTimes
+        self.tripEnds = (lastSequence, lastStop)
         guard rows > 0 else {
             let flex = flexRows == 0 ? "" : " (\(flexRows) GTFS-Flex row\(flexRows == 1 ? " is" : "s are") not supported yet)"
             throw FeedError(file: "stop_times.txt", message: "has no stop times that could be loaded" + flex)
         }
         count("stop_times", rows)
+    }
+
+    /// Writes each trip's last stop (largest `stop_sequence`, the stop there) into `trips`, from
+    /// what `loadStopTimes` saw; a trip without stop times keeps NULL.
+    func writeTripEnds() throws {
+        let update = try database.makeStatement(UpdateDefinition(Schema.trips.name, set: ["last_stop_sequence", "last_stop"], where: ["id"]).sql)
+        let firstTripKey = keyBase + 1
+        for (slot, sequence) in tripEnds.sequences.enumerated() where sequence >= 0 {
+            try update.bind([.integer(Int64(sequence)), .integer(Int64(tripEnds.stops[slot])), .integer(Int64(firstTripKey + slot))])
+            try update.run()
+        }
+        tripEnds = ([], [])
+    }
+
+    /// Loads directions.txt (GTFS+): a name per route and `direction_id`. Rows naming an unknown
+    /// route, a direction other than 0 or 1, or a pair given before are skipped and counted.
+    func loadDirections() throws {
+        let insert = try database.makeStatement(Schema.directions.insertSQL(columns: Schema.directions.columnNames, orIgnore: true))
+        var rows = 0
+        var seen = Set<[Int]>()
+        try readFile("directions.txt", requiring: ["route_id", "direction_id", "direction"]) { fields, required in
+            let routeID = try fields.requiredText(required[0])
+            guard let route = routeKeys[routeID] else {
+                report.skip("directions.txt: route_id not in routes.txt", example: "line \(fields.line): route_id '\(routeID)'")
+                return
+            }
+            guard let direction = try? fields.int(required[1]), direction == 0 || direction == 1 else {
+                report.skip("directions.txt: direction_id not 0 or 1", example: "line \(fields.line)")
+                return
+            }
+            guard seen.insert([route, direction]).inserted else {
+                report.skip("directions.txt: duplicate (route_id, direction_id)", example: "line \(fields.line): route_id '\(routeID)', direction_id \(direction)")
+                return
+            }
+            guard let name = try fields.text(required[2]) else {
+                report.skip("directions.txt: direction empty", example: "line \(fields.line)")
+                return
+            }
+            try insert.bind([.integer(Int64(route)), .integer(Int64(direction)), .text(name)])
+            try insert.run()
+            rows += 1
+        }
+        count("directions", rows)
     }
 
     /// Gives untimed stop times the times interpolated between their timed neighbours on the same

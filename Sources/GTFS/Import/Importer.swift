@@ -53,6 +53,8 @@ public final class Importer {
     var serviceDates: ClosedRange<ServiceDate>?
 
     var tripsWithMissingTimes: Set<Int> = []
+    /// Each trip's largest stop_sequence (-1: no stop times) and the stop there, by trip key order.
+    var tripEnds: (sequences: [Int], stops: [Int]) = ([], [])
     var largestTime = 0
     var hasFrequencies = false
 
@@ -78,6 +80,10 @@ public final class Importer {
         try checkRequiredFiles()
         switch try DatabaseFile.inspect(databasePath) {
         case .current:
+            try addInPlace()
+        case .olderSchema(let version, _) where SchemaUpgrade.canUpgrade(from: version):
+            try phase("upgrade from schema \(version)") { try SchemaUpgrade.upgrade(databaseAt: databasePath) }
+            report.note("\(databasePath): upgraded in place from schema \(version) to \(Schema.version)")
             try addInPlace()
         case .olderSchema(let version, let source) where FeedName.derived(fromSource: source) != feedName:
             throw TransitError.olderSchema(path: databasePath, found: version, source: source)
@@ -158,6 +164,8 @@ public final class Importer {
         try phase("trips.txt", loadTrips)
         try phase("stop_times.txt", loadStopTimes)
         try phase("interpolation", interpolateMissingTimes)
+        try phase("trip ends", writeTripEnds)
+        if feed.contains("directions.txt") { try phase("directions.txt", loadDirections) }
         if feed.contains("frequencies.txt") { try phase("frequencies.txt", loadFrequencies) }
         if feed.contains("shapes.txt") { try phase("shapes.txt", loadShapes) }
         if feed.contains("feed_info.txt") { try phase("feed_info.txt", loadFeedInfo) }

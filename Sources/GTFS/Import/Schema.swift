@@ -16,8 +16,9 @@ import FetchRequest
 /// `stop_times_<feed>` and `service_days_<feed>`: adding a feed fills fresh tables and builds their
 /// indexes in one sort, as fast as into an empty database, and removing one drops them.
 public enum Schema {
-    /// Bumped whenever the layout changes. Version 1 held exactly one feed.
-    public static let version = 2
+    /// Bumped whenever the layout changes. Version 1 held exactly one feed; version 2 lacked the
+    /// trips' last stop and `directions` (`SchemaUpgrade` adds them in place).
+    public static let version = 3
 
     typealias C = TableDefinition.ColumnDefinition
 
@@ -75,7 +76,17 @@ public enum Schema {
         C("route", .integer, notNull: true), C("service", .integer, notNull: true), C("trip_headsign", .text),
         C("trip_short_name", .text), C("direction_id", .integer), C("block_id", .text), C("shape_id", .text),
         C("wheelchair_accessible", .integer), C("bikes_allowed", .integer),
+        // Where the trip ends, from its stop times: "not the trip's last stop" and "the last
+        // stop's name" (a departure's headsign when the feed gives none) without a lookup in
+        // stop_times per departure.
+        C("last_stop_sequence", .integer), C("last_stop", .integer),
     ])
+
+    /// `directions.txt` (GTFS+, the Bay Area's extension, also found elsewhere): a name for each
+    /// direction of a route ("North", "Inbound", "Clockwise").
+    static let directions = TableDefinition("directions", columns: [
+        C("route", .integer), C("direction_id", .integer), C("direction", .text, notNull: true),
+    ], primaryKey: ["route", "direction_id"], withoutRowID: true)
 
     static let frequencies = TableDefinition("frequencies", columns: [
         C("trip", .integer, notNull: true), C("start_time", .integer), C("end_time", .integer),
@@ -103,7 +114,7 @@ public enum Schema {
 
     /// The tables every feed shares, in the order they are created.
     static let sharedTables = [metadata, feeds, feedDownloads, agency, stops, routes, services, calendar, calendarDates,
-                               trips, frequencies, feedInfo, stopWords]
+                               trips, frequencies, feedInfo, stopWords, directions]
 
     /// Built after the rows of a new database are loaded (faster than maintaining them row by row);
     /// a feed added to an existing database updates them as it inserts.

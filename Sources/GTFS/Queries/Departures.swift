@@ -60,7 +60,7 @@ public struct DeparturesQuery: Sendable {
     ///     SELECT … FROM "stop_times_1" AS "st" JOIN "trips" … JOIN "routes" … JOIN "stops" …
     ///     WHERE "st"."stop" IN (?, …) AND "st"."departure" BETWEEN ? AND ? AND "st"."pickup_type" IS NOT ?
     ///       AND "trips"."service" IN (SELECT "service" FROM "service_days_1" WHERE "date" = ?)
-    ///       AND "st"."stop_sequence" < (SELECT MAX("last"."stop_sequence") FROM "stop_times_1" AS "last" WHERE "last"."trip" = "st"."trip")
+    ///       AND "st"."stop_sequence" < "trips"."last_stop_sequence"
     ///     ORDER BY "st"."departure", "stops"."stop_id", "trips"."trip_id" LIMIT ?
     public func requestPerServiceDate(feed: FeedTables, stopKeys: [Int], excludingFrequencies: Bool = false) -> Query {
         requestPerServiceDate(feed: feed, stops: Column("stop", of: "st").isIn(stopKeys), excludingFrequencies: excludingFrequencies)
@@ -112,15 +112,11 @@ public struct DeparturesQuery: Sendable {
     /// position follows).
     static func boardingRows(feed: FeedTables, stops stopPredicate: SQLPredicate) -> Query {
         let st = "st"
-        let lastOfTrip = Query(table: feed.stopTimes, alias: "last")
-            .select([SelectedProperty(Column("stop_sequence", of: "last").max)])
-            .filter(Column("trip", of: "last") == Column("trip", of: st))
-        let lastStopName = Query(table: feed.stopTimes, alias: "final")
-            .joining(Join(table: "stops", as: "final_stop", on: Column("id", of: "final_stop") == Column("stop", of: "final")))
+        // The trip's last stop is recorded in `trips` at import: one row lookup, not a descent
+        // into stop_times per candidate row.
+        let lastStopName = Query(table: "stops", alias: "final_stop")
             .select(Column("stop_name", of: "final_stop"))
-            .filter(Column("trip", of: "final") == Column("trip", of: st))
-            .sorted(by: [Column("stop_sequence", of: "final").descending])
-            .limited(to: 1)
+            .filter(Column("id", of: "final_stop") == Column("last_stop", of: "trips"))
         let runningServices = Query(table: feed.serviceDays).select(Column("service"))
             .filter(Column("date") == .variable("date"))
         return Query(table: feed.stopTimes, alias: st)
@@ -142,7 +138,7 @@ public struct DeparturesQuery: Sendable {
             .filter(stopPredicate)
             .filter(Column("pickup_type", of: st).isNot(1))
             .filter(Column("service", of: "trips").isIn(runningServices))
-            .filter(Column("stop_sequence", of: st) < .subquery(lastOfTrip))
+            .filter(Column("stop_sequence", of: st) < Column("last_stop_sequence", of: "trips"))
     }
 
     /// The departures in the window, in order, at most `limit`: each feed's stops asked in that

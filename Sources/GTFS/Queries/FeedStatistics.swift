@@ -103,14 +103,11 @@ public struct FeedStatistics: Sendable {
 
     /// Stop times (alias `st`) of one feed that are departures on `date`.
     private static func departuresOn(_ date: ServiceDate, feed: FeedTables) -> Query {
-        let lastOfTrip = Query(table: feed.stopTimes, alias: "last")
-            .select([SelectedProperty(Column("stop_sequence", of: "last").max)])
-            .filter(Column("trip", of: "last") == Column("trip", of: "st"))
-        return Query(table: feed.stopTimes, alias: "st")
+        Query(table: feed.stopTimes, alias: "st")
             .joining(Join(table: "trips", on: Column("id", of: "trips") == Column("trip", of: "st")))
             .filter(Column("service", of: "trips").isIn(Query(table: feed.serviceDays).select(Column("service")).filter(Column("date") == date.yyyymmdd)))
             .filter(Column("pickup_type", of: "st").isNot(1))
             .filter(Column("departure", of: "st").isNotNull)
-            .filter(Column("stop_sequence", of: "st") < .subquery(lastOfTrip))
+            .filter(Column("stop_sequence", of: "st") < Column("last_stop_sequence", of: "trips"))
     }
 }

@@ -33,6 +33,8 @@ public struct RoutePatterns: Sendable {
     /// One direction of the route (`direction_id`, nil when the feed gives none).
     public struct Direction: Sendable {
         public let directionID: Int?
+        /// Its name from `directions.txt` ("Inbound"), when the feed has one.
+        public let name: String?
         /// Most used first (then by first trip).
         public let patterns: [Pattern]
         public let dayTypes: [DayType]
@@ -111,6 +113,10 @@ public struct RoutePatterns: Sendable {
                                                     latitude: $0.optionalDouble(3), longitude: $0.optionalDouble(4))
             }
         }
+        // The directions' names (directions.txt), one request.
+        var directionNames: [Int: String] = [:]
+        try transit.database.forEachRow(SQLGenerator.prepare(Query(table: "directions").select(Column("direction_id"), Column("direction"))
+            .filter(Column("route") == key))) { directionNames[$0.int(0)] = $0.string(1) }
         var directionIDs: [Int?] = []
         for key in order where !directionIDs.contains(where: { $0 == groups[key]!.direction }) { directionIDs.append(groups[key]!.direction) }
         directionIDs.sort { ($0 ?? -1) < ($1 ?? -1) }
@@ -124,7 +130,7 @@ public struct RoutePatterns: Sendable {
             let dayTypes = dayOrder.map { days[$0]! }.filter { $0.direction == direction }
                 .map { DayType(serviceKey: $0.service, serviceID: $0.serviceID, trips: $0.trips, firstDeparture: $0.first, lastDeparture: $0.last) }
                 .sorted { $0.serviceID.utf8.lexicographicallyPrecedes($1.serviceID.utf8) }
-            return Direction(directionID: direction, patterns: sortedPatterns, dayTypes: dayTypes)
+            return Direction(directionID: direction, name: direction.flatMap { directionNames[$0] }, patterns: sortedPatterns, dayTypes: dayTypes)
         }
         // The distinct shapes, in the order their first trips sort.
         var shapeIDs: [String] = []

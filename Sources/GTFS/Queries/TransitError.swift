@@ -39,6 +39,8 @@ public enum TransitError: Error, CustomStringConvertible, Equatable {
             return "\(path) is not a transit database (\(reason)): re-import it with `transit import FEED --db \(path)`"
         case let .schemaMismatch(path, found, expected):
             return "\(path) was written by another version of transit (schema \(found), this one reads \(expected)): re-import it with `transit import FEED --db \(path)`"
+        case let .olderSchema(path, found, _) where SchemaUpgrade.canUpgrade(from: found):
+            return "\(path) was written by an earlier transit (schema \(found)): `transit feeds upgrade --db \(TransitError.shellQuoted(path))` brings it up to date in place, without re-importing"
         case let .olderSchema(path, found, source):
             let feed = source.isEmpty ? "FEED" : TransitError.shellQuoted(source)
             return "\(path) was written by an earlier transit (schema \(found), one feed\(source.isEmpty ? "" : " from \(source)")); re-import that feed to upgrade it: transit import \(feed) --db \(TransitError.shellQuoted(path))"

@@ -30,6 +30,8 @@ public struct TripDetails: Sendable {
     public let routeLongName: String
     public let headsign: String?
     public let directionID: Int?
+    /// The direction's name from `directions.txt` ("Northbound"), when the feed has one.
+    public let directionName: String?
     public let agencyName: String?
     public let serviceKey: Int
     public let serviceID: String
@@ -45,21 +47,24 @@ public struct TripDetails: Sendable {
             .joining(Join(table: "routes", on: Column("id", of: "routes") == Column("route", of: "trips")))
             .joining(Join(table: "services", on: Column("id", of: "services") == Column("service", of: "trips")))
             .joining(Join(.left, table: "agency", on: Column("id", of: "agency") == Column("agency", of: "routes")))
+            .joining(Join(.left, table: "directions", on: Column("route", of: "directions") == Column("route", of: "trips")
+                && Column("direction_id", of: "directions") == Column("direction_id", of: "trips")))
             .select([
                 SelectedProperty(Column("trip_id", of: "trips")), SelectedProperty(Column("route_id", of: "routes")),
                 SelectedProperty(Column("route_short_name", of: "routes")), SelectedProperty(Column("route_long_name", of: "routes")),
                 SelectedProperty(Column("trip_headsign", of: "trips")), SelectedProperty(Column("direction_id", of: "trips")),
                 SelectedProperty(Column("agency_name", of: "agency")), SelectedProperty(Column("service", of: "trips")),
                 SelectedProperty(Column("service_id", of: "services")), SelectedProperty(Column("shape_id", of: "trips")),
+                SelectedProperty(Column("direction", of: "directions")),
             ])
             .filter(Column("id", of: "trips") == key)
-        var found: (String, String, String, String, String?, Int?, String?, Int, String, String?)?
+        var found: (String, String, String, String, String?, Int?, String?, Int, String, String?, String?)?
         try transit.database.forEachRow(SQLGenerator.prepare(query)) {
             found = ($0.string(0), $0.string(1), $0.optionalString(2) ?? "", $0.optionalString(3) ?? "", $0.optionalString(4),
-                     $0.optionalInt(5), $0.optionalString(6), $0.int(7), $0.string(8), $0.optionalString(9))
+                     $0.optionalInt(5), $0.optionalString(6), $0.int(7), $0.string(8), $0.optionalString(9), $0.optionalString(10))
         }
         guard let found else { throw TransitError.unknownTrip(id: argument) }
-        (tripID, routeID, routeShortName, routeLongName, headsign, directionID, agencyName, serviceKey, serviceID, shapeID) = found
+        (tripID, routeID, routeShortName, routeLongName, headsign, directionID, agencyName, serviceKey, serviceID, shapeID, directionName) = found
         let calls = Query(table: feed.tables.stopTimes, alias: "st")
             .joining(Join(table: "stops", on: Column("id", of: "stops") == Column("stop", of: "st")))
             .select([

@@ -1,0 +1,52 @@
+import FetchRequest
+
+/// Brings a database written by an earlier transit up to this version in place, when the change
+/// can be derived from what it holds (schema 2 → 3: each trip's last stop, from its stop times, and
+/// the `directions` table). Schema 1 (one feed, another layout) cannot: it is re-imported.
+public enum SchemaUpgrade {
+    /// True when a database of schema `version` can be upgraded in place.
+    public static func canUpgrade(from version: String) -> Bool { version == "2" }
+
+    /// Upgrades the database at `path` in one write transaction; returns the version it had, or
+    /// nil when it was already current. A database that cannot be upgraded throws the error a query
+    /// would (with what to run instead).
+    @discardableResult
+    public static func upgrade(databaseAt path: String) throws -> String? {
+        switch try DatabaseFile.inspect(path) {
+        case .current:
+            return nil
+        case .olderSchema(let version, _) where canUpgrade(from: version):
+            try WriteTransaction.run(path: path) { database in try upgradeFromVersion2(database) }
+            return version
+        default:
+            _ = try TransitDatabase(path: path)  // throws what is wrong and what to do
+            throw TransitError.notATransitDatabase(path: path, reason: "it is not of this version")
+        }
+    }
+
+    /// Schema 2 → 3 inside the caller's transaction: the trips' last stop columns filled from each
+    /// feed's stop times (one descent per trip), `directions` created empty (re-importing a feed
+    /// fills it from its directions.txt), and the version recorded.
+    static func upgradeFromVersion2(_ database: Database) throws {
+        for column in ["last_stop_sequence", "last_stop"] {
+            if let sql = Schema.trips.addColumnSQL(column) { try database.execute(sql) }
+        }
+        try database.execute(Schema.directions.sqlIfNotExists)
+        var feeds: [Int] = []
+        try database.forEachRow(SQLGenerator.prepare(Query(table: "feeds").select(Column("id")))) { feeds.append($0.int(0)) }
+        for feed in feeds {
+            let stopTimes = FeedTables(feed: feed).stopTimes
+            let last = Query(table: stopTimes, alias: "last")
+                .filter(Column("trip", of: "last") == Column("id", of: "trips"))
+                .sorted(by: [Column("stop_sequence", of: "last").descending])
+                .limited(to: 1)
+            let keys = FeedKeys.range(of: feed)
+            try database.run(SQLGenerator.prepareUpdate("trips", set: [
+                ("last_stop_sequence", .subquery(last.select(Column("stop_sequence", of: "last")))),
+                ("last_stop", .subquery(last.select(Column("stop", of: "last")))),
+            ], where: Column("id").between(keys.lowerBound, and: keys.upperBound)))
+        }
+        try database.run(SQLGenerator.prepareDelete(from: "metadata", where: Column("key") == "schema_version"))
+        try database.run(SQLGenerator.prepareInsert(into: "metadata", values: [("key", .text("schema_version")), ("value", .text(String(Schema.version)))]))
+    }
+}

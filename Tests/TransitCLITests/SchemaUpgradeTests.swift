@@ -1,0 +1,90 @@
+import XCTest
+import Foundation
+import TestSupport
+
+/// A database of schema 2 (before the trips' last stop and directions.txt) is upgraded in place by
+/// `transit feeds upgrade` or by the next import into it, and then answers exactly as a database
+/// imported new; queries on it say what to run.
+final class SchemaUpgradeTests: XCTestCase {
+    private func sqlite(_ database: String, _ sql: String) throws {
+        let run = try CommandRun.run("/usr/bin/env", ["sqlite3", database, sql])
+        XCTAssertEqual(run.status, 0, run.stderr)
+    }
+
+    /// A copy of the demo database turned back into schema 2.
+    private func version2Copy(in directory: TemporaryDirectory) throws -> String {
+        let copy = directory.file("old.sqlite")
+        try FileManager.default.copyItem(atPath: try DemoDatabase.path(), toPath: copy)
+        try sqlite(copy, "ALTER TABLE trips DROP COLUMN last_stop; ALTER TABLE trips DROP COLUMN last_stop_sequence; DROP TABLE directions; UPDATE metadata SET value = '2' WHERE key = 'schema_version'")
+        return copy
+    }
+
+    private let questions: [[String]] = [
+        ["departures", "--stop", "HBF", "--at", "2026-03-02 07:55", "--within", "120", "--format", "json"],
+        ["departures", "--near", "52.51,13.4", "--radius", "3000", "--at", "2026-03-02 23:50", "--within", "60", "--format", "json"],
+        ["stats", "--date", "2026-03-02", "--format", "json"],
+    ]
+
+    func testUpgradeInPlaceAnswersAsANewImport() throws {
+        let directory = TemporaryDirectory()
+        let old = try version2Copy(in: directory)
+        let refused = try CommandRun.transit(["departures", "--stop", "HBF", "--db", old])
+        XCTAssertEqual(refused.status, 1)
+        XCTAssertTrue(refused.stderr.contains("(schema 2): `transit feeds upgrade --db \(old)` brings it up to date in place"), refused.stderr)
+        let upgraded = try CommandRun.transit(["feeds", "upgrade", "--db", old])
+        XCTAssertEqual(upgraded.status, 0, upgraded.stderr)
+        XCTAssertEqual(upgraded.stdout, "Upgraded \(old) from schema 2 to 3\n")
+        for question in questions {
+            let fresh = try CommandRun.transit(question + ["--db", try DemoDatabase.path()])
+            let mine = try CommandRun.transit(question + ["--db", old])
+            XCTAssertEqual(mine.status, 0, mine.stderr)
+            XCTAssertEqual(mine.stdout, fresh.stdout, question.joined(separator: " "))
+        }
+        let ends = "SELECT trip_id, last_stop_sequence, last_stop FROM trips ORDER BY trip_id"
+        XCTAssertEqual(try CommandRun.run("/usr/bin/env", ["sqlite3", old, ends]).stdout,
+                       try CommandRun.run("/usr/bin/env", ["sqlite3", try DemoDatabase.path(), ends]).stdout)
+        let again = try CommandRun.transit(["feeds", "upgrade", "--db", old])
+        XCTAssertEqual(again.stdout, "\(old) is up to date (schema 3)\n")
+        XCTAssertFalse(FileManager.default.fileExists(atPath: old + "-wal"), "the database rests in rollback-journal mode")
+    }
+
+    func testAnImportIntoASchema2DatabaseUpgradesItFirst() throws {
+        let directory = TemporaryDirectory()
+        let old = try version2Copy(in: directory)
+        let feed = try FeedFixture().write(to: directory, as: "small")
+        let run = try CommandRun.transit(["import", feed, "--db", old])
+        XCTAssertEqual(run.status, 0, run.stderr)
+        XCTAssertTrue(run.stdout.contains("upgraded in place from schema 2 to 3"), run.stdout)
+        let feeds = try CommandRun.transit(["feeds", "--format", "csv", "--db", old])
+        XCTAssertTrue(feeds.stdout.contains("\r\nlindenau,") && feeds.stdout.contains("\r\nsmall,"), feeds.stdout)
+        let departures = try CommandRun.transit(questions[0] + ["--db", old])
+        XCTAssertEqual(departures.stdout, try CommandRun.transit(questions[0] + ["--db", try DemoDatabase.path()]).stdout)
+    }
+
+    func testDirectionsNameTheTripsAndRoutesAndBadRowsAreCounted() throws {
+        let directory = TemporaryDirectory()
+        let feed = try FeedFixture()
+            .with("trips.txt", "route_id,service_id,trip_id,direction_id\nR,WD,T,0\n")
+            .with("directions.txt", """
+                route_id,direction_id,direction
+                R,0,Northbound
+                R,0,Again
+                NOPE,1,Southbound
+                R,2,Sideways
+                R,1,
+                """)
+            .write(to: directory, as: "named")
+        let db = directory.file("db.sqlite")
+        let imported = try CommandRun.transit(["import", feed, "--db", db])
+        XCTAssertEqual(imported.status, 0, imported.stderr)
+        for line in ["directions.txt: duplicate (route_id, direction_id)", "directions.txt: route_id not in routes.txt",
+                     "directions.txt: direction_id not 0 or 1", "directions.txt: direction empty"] {
+            XCTAssertTrue(imported.stdout.contains(line) || imported.stderr.contains(line), "\(line): \(imported.stdout)")
+        }
+        let trip = try CommandRun.transit(["trip", "T", "--date", "2026-03-02", "--db", db])
+        XCTAssertEqual(trip.status, 0, trip.stderr)
+        XCTAssertTrue(trip.stdout.hasPrefix("Trip T: route 1 One, direction 0 (Northbound), Agency\n"), trip.stdout)
+        let route = try CommandRun.transit(["route", "R", "--db", db])
+        XCTAssertTrue(route.stdout.contains("Direction 0 (Northbound)"), route.stdout)
+    }
+}
