@@ -7,7 +7,7 @@ TESTFLAGS := -c release -Xswiftc -enable-testing --scratch-path .build-test
 BIN       := .build/release/transit
 DEMO_DB   := demo.sqlite
 
-.PHONY: build test demo bench bench-import bench-queries bench-list bench-feeds bench-batch faults fuzz sanitize clean
+.PHONY: build test demo bench bench-import bench-queries bench-list bench-feeds bench-batch bench-realtime realtime-proto faults fuzz sanitize clean
 
 build:
 	$(SWIFT) build -c release --static-swift-stdlib
@@ -34,7 +34,7 @@ demo: build
 	@echo '$$ transit search "gorli strasse" --explain'
 	@$(BIN) search "gorli strasse" --explain --db $(DEMO_DB)
 
-bench: build bench-import bench-queries bench-list bench-feeds bench-batch
+bench: build bench-import bench-queries bench-list bench-feeds bench-batch bench-realtime
 
 bench-import: build
 	scripts/bench-import.sh
@@ -53,6 +53,18 @@ bench-feeds: build
 # Thousands of questions in one process (`--input`): questions per second and peak memory.
 bench-batch: build
 	scripts/bench-batch.sh
+
+# Reading a GTFS-Realtime message of 2,000 trip updates (40,000 stop time updates) into the large feed.
+bench-realtime: build
+	scripts/bench-realtime.sh
+
+# Regenerates Sources/GTFSRealtime/gtfs-realtime.pb.swift from Protos/gtfs-realtime.proto. Needs
+# protoc (apt protobuf-compiler) and builds swift-protobuf's plugin (minutes), which is why the
+# generated file is committed and neither CI nor `make build` needs this.
+realtime-proto:
+	$(SWIFT) build -c release --product protoc-gen-swift
+	protoc --plugin=protoc-gen-swift=.build/release/protoc-gen-swift --swift_out=Sources/GTFSRealtime \
+	  --swift_opt=Visibility=Public -I Protos Protos/gtfs-realtime.proto
 
 # Imports of the large feed killed at random moments (kill -9), 20 times.
 faults: build

@@ -12,6 +12,9 @@ let package = Package(
     dependencies: [
         .package(url: "https://github.com/apple/swift-argument-parser", from: "1.8.2"),
         .package(url: "https://github.com/weichsel/ZIPFoundation", exact: "0.9.20"),
+        // GTFS-Realtime is protobuf: Apple's runtime, with the code generated from Protos/ committed
+        // (the protoc plugin takes minutes to build; `make realtime-proto` regenerates it).
+        .package(url: "https://github.com/apple/swift-protobuf", from: "1.39.0"),
     ],
     targets: [
         // The system SQLite (apt: libsqlite3-dev), through a module map and a tiny shim.
@@ -29,6 +32,12 @@ let package = Package(
         .target(
             name: "GTFSZip",
             dependencies: ["GTFS", .product(name: "ZIPFoundation", package: "ZIPFoundation")]
+        ),
+        // GTFS-Realtime messages decoded into GTFS's realtime values; linked only into
+        // transit-realtime, so the query commands never load the protobuf runtime.
+        .target(
+            name: "GTFSRealtime",
+            dependencies: ["GTFS", .product(name: "SwiftProtobuf", package: "swift-protobuf")]
         ),
         // The thin command-line front end. `transit import` hands over to transit-import, so the
         // query commands start without loading Foundation.
@@ -48,13 +57,15 @@ let package = Package(
             dependencies: ["GTFS", "GTFSZip"],
             linkerSettings: [.linkedLibrary("curl")]
         ),
+        // The realtime reader `transit realtime` runs (not meant to be called directly).
+        .executableTarget(name: "transit-realtime", dependencies: ["GTFS", "GTFSRealtime"]),
         // In-process query benchmarks (make bench): the module next to raw C-API floors.
         .executableTarget(name: "transit-bench", dependencies: ["GTFS", "FetchRequest", "CSQLite"]),
         // Helpers shared by the test targets: temporary folders, fixture feeds, running the binary.
-        .target(name: "TestSupport", dependencies: ["GTFS", "GTFSZip", "FetchRequest"], path: "Sources/TestSupport"),
+        .target(name: "TestSupport", dependencies: ["GTFS", "GTFSZip", "FetchRequest", "GTFSRealtime"], path: "Sources/TestSupport"),
         .testTarget(name: "FetchRequestTests", dependencies: ["FetchRequest", "TestSupport"]),
         .testTarget(name: "GTFSTests", dependencies: ["GTFS", "GTFSZip", "FetchRequest", "TestSupport"]),
-        .testTarget(name: "TransitCLITests", dependencies: ["TestSupport"]),
+        .testTarget(name: "TransitCLITests", dependencies: ["TestSupport", "GTFSRealtime", .product(name: "SwiftProtobuf", package: "swift-protobuf")]),
     ]
 )
 

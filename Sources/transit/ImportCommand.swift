@@ -64,7 +64,7 @@ struct ImportCommand: ParsableCommand {
     }
 
     func run() throws {
-        let engine = try ImportCommand.enginePath()
+        let engine = try helperPath("transit-import")
         var arguments = [engine] + (source.map { [$0] } ?? []) + ["--db", database.path, "--feed", feedName]
         for header in header { arguments += ["--header", header] }
         if let encoding { arguments += ["--encoding", TextEncoding(name: encoding)!.rawValue] }
@@ -72,24 +72,25 @@ struct ImportCommand: ParsableCommand {
         if timings { arguments.append("--timings") }
         let cArguments = arguments.map { strdup($0) } + [nil]
         execv(engine, cArguments)
-        throw ImportEngineMissing(path: engine, reason: String(cString: strerror(errno)))
-    }
-
-    /// `transit-import` in the folder of the running `transit` binary.
-    static func enginePath() throws -> String {
-        var buffer = [CChar](repeating: 0, count: 4096)
-        let length = readlink("/proc/self/exe", &buffer, buffer.count - 1)
-        guard length > 0 else { throw ImportEngineMissing(path: "transit-import", reason: "cannot find where transit is installed") }
-        let executable = String(decoding: buffer[0..<length].map { UInt8(bitPattern: $0) }, as: UTF8.self)
-        return FileSystem.directory(of: executable) + "/transit-import"
+        throw HelperMissing(path: engine, reason: String(cString: strerror(errno)))
     }
 }
 
-/// The import engine is not installed beside `transit`.
-struct ImportEngineMissing: Error, CustomStringConvertible {
+/// The helper program `name` (`transit-import`, `transit-realtime`) in the folder of the running
+/// `transit` binary.
+func helperPath(_ name: String) throws -> String {
+    var buffer = [CChar](repeating: 0, count: 4096)
+    let length = readlink("/proc/self/exe", &buffer, buffer.count - 1)
+    guard length > 0 else { throw HelperMissing(path: name, reason: "cannot find where transit is installed") }
+    let executable = String(decoding: buffer[0..<length].map { UInt8(bitPattern: $0) }, as: UTF8.self)
+    return FileSystem.directory(of: executable) + "/" + name
+}
+
+/// A helper program is not installed beside `transit`.
+struct HelperMissing: Error, CustomStringConvertible {
     let path: String
     let reason: String
     var description: String {
-        "cannot run the import engine \(path) (\(reason)); install transit-import beside transit (swift build builds both)"
+        "cannot run \(path) (\(reason)); install \(FileSystem.baseName(of: path)) beside transit (swift build builds them all)"
     }
 }

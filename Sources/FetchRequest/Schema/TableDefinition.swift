@@ -106,6 +106,13 @@ public struct IndexDefinition: Sendable {
         self.onlyWhereNotNull = onlyWhereNotNull
     }
 
+    /// `CREATE INDEX IF NOT EXISTS …`: for an index added to a database that may have it.
+    public var sqlIfNotExists: String {
+        let statement = sql
+        let prefix = unique ? "CREATE UNIQUE INDEX " : "CREATE INDEX "
+        return prefix + "IF NOT EXISTS " + statement.dropFirst(prefix.count)
+    }
+
     /// The `CREATE INDEX` statement.
     public var sql: String {
         (unique ? "CREATE UNIQUE INDEX " : "CREATE INDEX ") + SQLGenerator.quote(name) + " ON "

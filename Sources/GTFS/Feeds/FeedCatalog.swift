@@ -24,10 +24,7 @@ public enum FeedCatalog {
     /// (each one key range), its search words, and its own tables. Runs inside the caller's
     /// transaction.
     static func removeRows(ofFeed feed: Int, from database: Database) throws {
-        let keys = FeedKeys.range(of: feed)
-        func deleteRange(_ table: String, _ column: String) throws {
-            try database.run(SQLGenerator.prepareDelete(from: table, where: Column(column).between(keys.lowerBound, and: keys.upperBound)))
-        }
+        func deleteRange(_ table: String, _ column: String) throws { try deleteKeys(ofFeed: feed, from: table, column: column, in: database) }
         try deleteRange("stop_words", "stop")
         try deleteRange("frequencies", "trip")
         try deleteRange("trips", "id")
@@ -40,9 +37,19 @@ public enum FeedCatalog {
         try deleteRange("agency", "id")
         try database.run(SQLGenerator.prepareDelete(from: "feed_info", where: Column("feed") == feed))
         try database.run(SQLGenerator.prepareDelete(from: "feed_downloads", where: Column("feed") == feed))
+        // Its realtime data goes with it (the tables exist once realtime was read).
+        if try database.count(Query(table: "sqlite_master").filter(Column("name") == RealtimeSchema.sources.name)) > 0 {
+            try RealtimeStore.removeRealtime(ofFeed: feed, from: database)
+        }
         for table in Schema.feedTables(feed) { try database.execute(table.dropSQL) }
         try database.run(SQLGenerator.prepareDelete(from: "feeds", where: Column("id") == feed))
         try recordKeyGiven(feed, in: database)
+    }
+
+    /// Deletes the rows of `table` whose `column` holds a key of feed `feed` (one range of its block).
+    static func deleteKeys(ofFeed feed: Int, from table: String, column: String, in database: Database) throws {
+        let keys = FeedKeys.range(of: feed)
+        try database.run(SQLGenerator.prepareDelete(from: table, where: Column(column).between(keys.lowerBound, and: keys.upperBound)))
     }
 
     /// Remembers that feed key `feed` has been given, so `nextFeedKey` never gives it again.

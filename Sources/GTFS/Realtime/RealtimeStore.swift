@@ -1,0 +1,249 @@
+import FetchRequest
+
+/// What a realtime read stored, for the summary `transit realtime` prints.
+public struct RealtimeSummary: Sendable {
+    public var feed: String
+    public var sources: [RealtimeDataset.Source]
+    public var tripUpdates = 0
+    public var vehicles = 0
+    public var alerts = 0
+    /// Trip updates applied to a trip run of the feed (rule 1).
+    public var matched = 0
+    /// NEW (or ADDED) trips: not in the timetable, stored with their own times.
+    public var added = 0
+    /// Trip updates that name no trip of the feed, or a trip that does not run on the days
+    /// rule 1 allows: counted, a few reported, never an error.
+    public var unmatched = 0
+    /// Up to five trip ids of unmatched trip updates, with why.
+    public var unmatchedExamples: [String] = []
+    /// The oldest header timestamp of the sources (what freshness is judged by), POSIX seconds.
+    public var timestamp: Int? { sources.compactMap(\.timestamp).min() }
+}
+
+/// Stores a realtime dataset for one feed: every realtime row of that feed replaced in one write
+/// transaction, each trip update matched to the run of a trip it applies to.
+///
+/// Rule 1: a TripUpdate applies to the run of `trip_id` on its `start_date`; without one, to the
+/// run whose service date is, among the day of the message timestamp and the day before (in the
+/// feed's zone), one on which the trip runs, and whose start (its first departure on that date) is
+/// nearest to the timestamp. Frequency-based trips keep their `start_time` to tell runs apart.
+public enum RealtimeStore {
+    /// Stores `dataset` as the realtime data of the feed named `feedName` (nil: the database's only
+    /// feed) in the database at `path`; `now` stands for the header timestamp when a message has none.
+    public static func store(_ dataset: RealtimeDataset, feedNamed feedName: String?, databaseAt path: String, now: Int) throws -> RealtimeSummary {
+        guard case .current = try DatabaseFile.inspect(path) else {
+            _ = try TransitDatabase(path: path)  // throws the reason and what to run
+            throw TransitError.notATransitDatabase(path: path, reason: "it is not of this version")
+        }
+        var summary: RealtimeSummary?
+        try WriteTransaction.run(path: path) { database in
+            let feeds = try database.fetch(FetchRequest<Feed>().sorted(by: [Feed.column("name").ascending]))
+            let feed: Feed
+            if let feedName {
+                guard let named = feeds.first(where: { $0.name == feedName }) else {
+                    throw TransitError.unknownFeed(name: feedName, known: feeds.map(\.name))
+                }
+                feed = named
+            } else {
+                guard feeds.count == 1, let only = feeds.first else {
+                    throw RealtimeError.whichFeed(known: feeds.map(\.name))
+                }
+                feed = only
+            }
+            for table in RealtimeSchema.tables { try database.execute(table.sqlIfNotExists) }
+            for index in RealtimeSchema.indexes { try database.execute(index.sqlIfNotExists) }
+            try removeRealtime(ofFeed: feed.key, from: database)
+            var writer = Writer(database: database, feed: feed, now: now, timestamp: dataset.sources.compactMap(\.timestamp).min() ?? now)
+            var result = RealtimeSummary(feed: feed.name, sources: dataset.sources)
+            try writer.write(dataset, into: &result)
+            summary = result
+        }
+        return summary!
+    }
+
+    /// Deletes every realtime row of feed `feed` (its keys are the feed's key block).
+    static func removeRealtime(ofFeed feed: Int, from database: Database) throws {
+        func deleteRange(_ table: String, _ column: String) throws { try FeedCatalog.deleteKeys(ofFeed: feed, from: table, column: column, in: database) }
+        try deleteRange("realtime_stop_time_updates", "trip_update")
+        try deleteRange("realtime_trip_updates", "id")
+        try deleteRange("realtime_vehicles", "id")
+        for child in ["realtime_alert_texts", "realtime_alert_periods", "realtime_alert_entities"] { try deleteRange(child, "alert") }
+        try deleteRange("realtime_alerts", "id")
+        try database.run(SQLGenerator.prepareDelete(from: "realtime_sources", where: Column("feed") == feed))
+    }
+
+    /// The inserts and lookups of one store, prepared once.
+    struct Writer {
+        let database: Database
+        let feed: Feed
+        let now: Int
+        /// The message timestamp rule 1 measures from.
+        let timestamp: Int
+        var nextKey: Int
+
+        init(database: Database, feed: Feed, now: Int, timestamp: Int) {
+            self.database = database
+            self.feed = feed
+            self.now = now
+            self.timestamp = timestamp
+            nextKey = FeedKeys.base(of: feed.key) + 1
+        }
+
+        mutating func key() -> Int {
+            defer { nextKey += 1 }
+            return nextKey
+        }
+
+        mutating func write(_ dataset: RealtimeDataset, into summary: inout RealtimeSummary) throws {
+            let tripLookup = SQLGenerator.prepare(Query(table: "trips").select(Column("id"), Column("service"))
+                .filter(Column("trip_id") == SQLExpression.variable("trip_id") && Column("feed") == feed.key))
+            let stopLookup = SQLGenerator.prepare(Query(table: "stops").select(Column("id"))
+                .filter(Column("stop_id") == SQLExpression.variable("stop_id") && Column("feed") == feed.key))
+            let runs = SQLGenerator.prepare(Query(table: feed.tables.serviceDays).select(Column("date"))
+                .filter(Column("service") == SQLExpression.variable("service") && Column("date").isIn(variablesNamed: "date", count: 2)))
+            let firstDeparture = SQLGenerator.prepare(Query(table: feed.tables.stopTimes).select(Column("departure"))
+                .filter(Column("trip") == SQLExpression.variable("trip") && Column("departure").isNotNull)
+                .sorted(by: [Column("stop_sequence").ascending]).limited(to: 1))
+            func trip(_ tripID: String) throws -> (key: Int, service: Int)? {
+                var found: (Int, Int)?
+                try database.forEachRow(try tripLookup.substituting(["trip_id": tripID])) { found = ($0.int(0), $0.int(1)) }
+                return found
+            }
+            func stop(_ stopID: String?) throws -> Int? {
+                guard let stopID else { return nil }
+                var found: Int?
+                try database.forEachRow(try stopLookup.substituting(["stop_id": stopID])) { found = $0.int(0) }
+                return found
+            }
+            var unmatchedIDs: [String] = []
+            func unmatched(_ example: String) {
+                summary.unmatched += 1
+                if unmatchedIDs.count < 5 { unmatchedIDs.append(example) }
+            }
+            let day = feed.timeZone.localTime(of: timestamp).date
+            let tripInsert = try database.makeStatement(RealtimeSchema.tripUpdates.insertSQL(columns: RealtimeSchema.tripUpdates.columnNames))
+            let stopTimeInsert = try database.makeStatement(RealtimeSchema.stopTimeUpdates.insertSQL(columns: RealtimeSchema.stopTimeUpdates.columnNames))
+            for update in dataset.tripUpdates {
+                summary.tripUpdates += 1
+                let descriptor = update.trip
+                var tripKey: Int?
+                var serviceDate: ServiceDate?
+                if descriptor.isAdded {
+                    summary.added += 1
+                    serviceDate = descriptor.startDate
+                } else if let tripID = descriptor.tripID, !tripID.isEmpty {
+                    if let found = try trip(tripID) {
+                        if let startDate = descriptor.startDate {
+                            serviceDate = startDate
+                        } else {
+                            // Rule 1 without start_date: the day of the timestamp or the day before,
+                            // where the trip runs, the one whose run starts nearest the timestamp.
+                            var dates: [Int] = []
+                            try database.forEachRow(try runs.substituting(["service": found.service, "date0": day.adding(days: -1).yyyymmdd, "date1": day.yyyymmdd])) {
+                                dates.append($0.int(0))
+                            }
+                            var start = descriptor.startTime
+                            if start == nil {
+                                try database.forEachRow(try firstDeparture.substituting(["trip": found.key])) { start = $0.int(0) }
+                            }
+                            serviceDate = dates.compactMap { ServiceDate(yyyymmdd: $0) }.min { a, b in
+                                abs(feed.timeZone.noonMinusTwelveHours(a) + (start ?? 0) - timestamp)
+                                    < abs(feed.timeZone.noonMinusTwelveHours(b) + (start ?? 0) - timestamp)
+                            }
+                        }
+                        if serviceDate != nil {
+                            tripKey = found.key
+                            summary.matched += 1
+                        } else {
+                            unmatched("\(tripID) (does not run on \(day.adding(days: -1)) or \(day))")
+                        }
+                    } else {
+                        unmatched(tripID)
+                    }
+                } else {
+                    unmatched("(no trip_id\(descriptor.routeID.map { ", route_id \($0)" } ?? ""))")
+                }
+                let id = key()
+                try tripInsert.bind([
+                    .integer(Int64(id)), .integer(Int64(feed.key)), .text(update.entityID), tripKey.sqlValue,
+                    serviceDate.map { SQLValue.integer(Int64($0.yyyymmdd)) } ?? .null, descriptor.tripID.sqlValue, descriptor.routeID.sqlValue,
+                    descriptor.directionID.sqlValue, descriptor.startDate.map { SQLValue.integer(Int64($0.yyyymmdd)) } ?? .null,
+                    descriptor.startTime.sqlValue, .integer(Int64(descriptor.relationship)), update.delay.sqlValue,
+                    update.timestamp.sqlValue, update.vehicleID.sqlValue, update.vehicleLabel.sqlValue,
+                ])
+                try tripInsert.run()
+                for (position, stopTime) in update.stopTimeUpdates.enumerated() {
+                    try stopTimeInsert.bind([
+                        .integer(Int64(id)), .integer(Int64(position)), stopTime.stopSequence.sqlValue, stopTime.stopID.sqlValue,
+                        (try stop(stopTime.stopID)).sqlValue, stopTime.arrival?.time.sqlValue ?? .null, stopTime.arrival?.delay.sqlValue ?? .null,
+                        stopTime.departure?.time.sqlValue ?? .null, stopTime.departure?.delay.sqlValue ?? .null,
+                        .integer(Int64(stopTime.relationship)),
+                    ])
+                    try stopTimeInsert.run()
+                }
+            }
+            summary.unmatchedExamples = unmatchedIDs
+            let vehicleInsert = try database.makeStatement(RealtimeSchema.vehicles.insertSQL(columns: RealtimeSchema.vehicles.columnNames))
+            for vehicle in dataset.vehicles {
+                summary.vehicles += 1
+                let tripKey = try vehicle.trip?.tripID.flatMap { try trip($0)?.key }
+                try vehicleInsert.bind([
+                    .integer(Int64(key())), .integer(Int64(feed.key)), .text(vehicle.entityID), vehicle.vehicleID.sqlValue,
+                    vehicle.label.sqlValue, tripKey.sqlValue, (vehicle.trip?.tripID).sqlValue, (vehicle.trip?.routeID).sqlValue,
+                    vehicle.trip?.startDate.map { SQLValue.integer(Int64($0.yyyymmdd)) } ?? .null,
+                    vehicle.latitude.sqlValue, vehicle.longitude.sqlValue, vehicle.bearing.sqlValue, vehicle.speed.sqlValue,
+                    vehicle.stopID.sqlValue, vehicle.stopSequence.sqlValue, vehicle.status.sqlValue, vehicle.timestamp.sqlValue,
+                ])
+                try vehicleInsert.run()
+            }
+            let alertInsert = try database.makeStatement(RealtimeSchema.alerts.insertSQL(columns: RealtimeSchema.alerts.columnNames))
+            let textInsert = try database.makeStatement(RealtimeSchema.alertTexts.insertSQL(columns: RealtimeSchema.alertTexts.columnNames))
+            let periodInsert = try database.makeStatement(RealtimeSchema.alertPeriods.insertSQL(columns: RealtimeSchema.alertPeriods.columnNames))
+            let entityInsert = try database.makeStatement(RealtimeSchema.alertEntities.insertSQL(columns: RealtimeSchema.alertEntities.columnNames))
+            for alert in dataset.alerts {
+                summary.alerts += 1
+                let id = key()
+                try alertInsert.bind([.integer(Int64(id)), .integer(Int64(feed.key)), .text(alert.entityID), alert.cause.sqlValue, alert.effect.sqlValue])
+                try alertInsert.run()
+                var positions: [String: Int] = [:]
+                for text in alert.texts {
+                    let position = positions[text.field, default: 0]
+                    positions[text.field] = position + 1
+                    try textInsert.bind([.integer(Int64(id)), .text(text.field), .integer(Int64(position)), text.language.sqlValue, .text(text.text)])
+                    try textInsert.run()
+                }
+                for period in alert.periods {
+                    try periodInsert.bind([.integer(Int64(id)), period.start.sqlValue, period.end.sqlValue])
+                    try periodInsert.run()
+                }
+                for entity in alert.entities {
+                    try entityInsert.bind([.integer(Int64(id)), entity.agencyID.sqlValue, entity.routeID.sqlValue, entity.routeType.sqlValue,
+                                           entity.tripID.sqlValue, entity.stopID.sqlValue, entity.directionID.sqlValue])
+                    try entityInsert.run()
+                }
+            }
+            let sourceInsert = try database.makeStatement(RealtimeSchema.sources.insertSQL(columns: RealtimeSchema.sources.columnNames))
+            for (position, source) in dataset.sources.enumerated() {
+                try sourceInsert.bind([.integer(Int64(feed.key)), .integer(Int64(position)), .text(source.name), source.timestamp.sqlValue,
+                                       .integer(Int64(now)), .integer(Int64(source.tripUpdates)), .integer(Int64(source.vehicles)),
+                                       .integer(Int64(source.alerts))])
+                try sourceInsert.run()
+            }
+        }
+    }
+}
+
+/// A realtime read that cannot go on, said in one line.
+public enum RealtimeError: Error, CustomStringConvertible, Equatable {
+    /// Several feeds and no `--feed`.
+    case whichFeed(known: [String])
+
+    public var description: String {
+        switch self {
+        case .whichFeed(let known):
+            return known.isEmpty
+                ? "the database holds no feeds: import the timetable the realtime data belongs to first (transit import FEED)"
+                : "the database holds several feeds (\(known.joined(separator: ", "))): say which one the realtime data belongs to with --feed NAME"
+        }
+    }
+}

@@ -1,0 +1,126 @@
+// The realtime reader behind `transit realtime`, which validates the command line and then runs
+// this program in its own place (exec), so only realtime reads load the protobuf runtime.
+//
+//     transit-realtime SOURCE... --db PATH [--feed NAME] [--every SECONDS] [--format table|json]
+//
+// Each SOURCE is a file holding one binary GTFS-Realtime FeedMessage. All sources are decoded
+// first; only when every one is good is the feed's stored realtime data replaced (one transaction).
+import GTFS
+import GTFSRealtime
+#if canImport(Glibc)
+import Glibc
+#endif
+
+var sources: [String] = []
+var database = "transit.sqlite"
+var feedName: String?
+var every: Int?
+var json = false
+var arguments = CommandLine.arguments.dropFirst()
+while let argument = arguments.popFirst() {
+    switch argument {
+    case "--db": database = arguments.popFirst() ?? database
+    case "--feed": feedName = arguments.popFirst()
+    case "--every": every = arguments.popFirst().flatMap { Int($0) }
+    case "--format": json = arguments.popFirst() == "json"
+    default: sources.append(argument)
+    }
+}
+
+func fail(_ message: String, code: Int32 = 1) -> Never {
+    writeToStandardError("Error: \(message)\n")
+    exit(code)
+}
+
+guard !sources.isEmpty else { fail("transit-realtime reads messages for `transit realtime SOURCE...`; use that command", code: 64) }
+
+/// The bytes of file `path`.
+func contents(of path: String) throws -> [UInt8] {
+    var bytes: [UInt8] = []
+    try FileSystem.read(path) { bytes.append(contentsOf: $0) }
+    return bytes
+}
+
+/// Reads every source and stores them as one dataset; the summary, or the error that kept the
+/// stored data as it was.
+@MainActor func readRound() throws -> RealtimeSummary {
+    var dataset = RealtimeDataset()
+    for source in sources {
+        let bytes: [UInt8]
+        do {
+            bytes = try contents(of: source)
+        } catch let error as FeedError {
+            throw RealtimeInputError(source: source, message: error.message)
+        }
+        try FeedMessageReader.read(bytes, source: source, into: &dataset)
+    }
+    return try RealtimeStore.store(dataset, feedNamed: feedName, databaseAt: database, now: Int(time(nil)))
+}
+
+let utc = AgencyTimeZone(identifier: "UTC")!
+
+/// "3 min", "2 h 5 min", "1,826 days": how long ago `seconds` is.
+func age(_ seconds: Int) -> String {
+    let magnitude = abs(seconds)
+    let text: String
+    if magnitude < 120 { text = "\(magnitude) s" }
+    else if magnitude < 7200 { text = "\(magnitude / 60) min" }
+    else if magnitude < 172_800 { text = "\(magnitude / 3600) h \(magnitude % 3600 / 60) min" }
+    else { text = "\(formatCount(magnitude / 86_400)) days" }
+    return seconds >= 0 ? text + " old" : text + " in the future"
+}
+
+@MainActor func describe(_ summary: RealtimeSummary, now: Int) -> String {
+    if json {
+        let quote = JSONText.quote
+        let timestamp = summary.timestamp.map { quote(utc.localTime(of: $0).iso8601) } ?? "null"
+        let sources = summary.sources.map { source in
+            "{\"source\": \(quote(source.name)), \"timestamp\": " + (source.timestamp.map { quote(utc.localTime(of: $0).iso8601) } ?? "null")
+                + ", \"trip_updates\": \(source.tripUpdates), \"vehicles\": \(source.vehicles), \"alerts\": \(source.alerts)}"
+        }
+        return "{\"feed\": \(quote(summary.feed)), \"timestamp\": \(timestamp), \"age_s\": " + (summary.timestamp.map { String(now - $0) } ?? "null")
+            + ", \"trip_updates\": \(summary.tripUpdates), \"vehicles\": \(summary.vehicles), \"alerts\": \(summary.alerts)"
+            + ", \"matched\": \(summary.matched), \"unmatched\": \(summary.unmatched), \"added\": \(summary.added)"
+            + ", \"unmatched_examples\": [" + summary.unmatchedExamples.map(quote).joined(separator: ", ") + "]"
+            + ", \"sources\": [" + sources.joined(separator: ", ") + "]}\n"
+    }
+    let when = summary.timestamp.map { "\(utc.localTime(of: $0).iso8601) (\(age(now - $0)))" } ?? "no timestamp"
+    var text = "Realtime for \(summary.feed), \(when): \(formatCount(summary.tripUpdates)) trip updates (\(formatCount(summary.matched)) matched"
+    if summary.added > 0 { text += ", \(formatCount(summary.added)) new trips" }
+    text += ", \(formatCount(summary.unmatched)) unmatched), \(formatCount(summary.vehicles)) vehicles, \(formatCount(summary.alerts)) alert\(summary.alerts == 1 ? "" : "s")"
+    if !summary.unmatchedExamples.isEmpty {
+        text += "\n  unmatched trips (no trip of \(summary.feed) has these ids, or not on those days): " + summary.unmatchedExamples.joined(separator: ", ")
+            + (summary.unmatched > summary.unmatchedExamples.count ? ", …" : "")
+    }
+    return text + "\n"
+}
+
+guard let every else {
+    do {
+        let summary = try readRound()
+        writeToStandardOutput(describe(summary, now: Int(time(nil))))
+        exit(0)
+    } catch let interrupted as Interrupted {
+        writeToStandardError("Error: \(interrupted)\n")
+        exit(128 + interrupted.signal)
+    } catch {
+        fail("\(error)")
+    }
+}
+
+// Polling: one round every `every` seconds, each stored atomically; a failed round is said and
+// the last good data kept. Ctrl-C between rounds ends the program; during a store it rolls back.
+while true {
+    let started = time(nil)
+    do {
+        let summary = try readRound()
+        writeToStandardOutput(describe(summary, now: Int(time(nil))))
+    } catch let interrupted as Interrupted {
+        writeToStandardError("Error: \(interrupted)\n")
+        exit(128 + interrupted.signal)
+    } catch {
+        writeToStandardError("Error: \(error) (the realtime data stored before is kept; next try in \(every) s)\n")
+    }
+    let elapsed = Int(time(nil) - started)
+    if every > elapsed { sleep(UInt32(every - elapsed)) }
+}

@@ -1,0 +1,174 @@
+import XCTest
+import Foundation
+import GTFSRealtime
+import SwiftProtobuf
+import TestSupport
+
+/// `transit realtime`: messages read whole and stored per feed, trip updates matched to trip runs
+/// by rule 1, unmatched ones reported, and every broken input one line with the data kept.
+final class RealtimeCommandTests: XCTestCase {
+    /// The demo feed's instants: 2026-03-03 00:10 in Berlin (UTC+1) is 2026-03-02 23:10 UTC.
+    private let tuesdayJustAfterMidnight: UInt64 = 1_772_493_000
+
+    private func database(in directory: TemporaryDirectory) throws -> String {
+        let path = directory.file("db.sqlite")
+        try FileManager.default.copyItem(atPath: try DemoDatabase.path(), toPath: path)
+        return path
+    }
+
+    private func message(timestamp: UInt64?, incrementality: TransitRealtime_FeedHeader.Incrementality = .fullDataset,
+                         _ entities: [TransitRealtime_FeedEntity]) -> TransitRealtime_FeedMessage {
+        TransitRealtime_FeedMessage.with { message in
+            message.header = .with {
+                $0.gtfsRealtimeVersion = "2.0"
+                $0.incrementality = incrementality
+                if let timestamp { $0.timestamp = timestamp }
+            }
+            message.entity = entities
+        }
+    }
+
+    private func tripUpdate(_ id: String, tripID: String, startDate: String? = nil,
+                            relationship: TransitRealtime_TripDescriptor.ScheduleRelationship? = nil) -> TransitRealtime_FeedEntity {
+        .with { entity in
+            entity.id = id
+            entity.tripUpdate = .with { update in
+                update.trip = .with {
+                    $0.tripID = tripID
+                    if let startDate { $0.startDate = startDate }
+                    if let relationship { $0.scheduleRelationship = relationship }
+                }
+                update.stopTimeUpdate = [.with { $0.stopSequence = 2; $0.departure = .with { $0.delay = 240 } }]
+            }
+        }
+    }
+
+    private func write(_ message: TransitRealtime_FeedMessage, to directory: TemporaryDirectory, as name: String) throws -> String {
+        try directory.write(name, bytes: try message.serializedBytes())
+    }
+
+    private func summary(_ run: CommandRun) throws -> [String: Any] {
+        XCTAssertEqual(run.status, 0, run.stderr)
+        return try XCTUnwrap(try JSONSerialization.jsonObject(with: Data(run.stdout.utf8)) as? [String: Any], run.stdout)
+    }
+
+    private func sqlite(_ database: String, _ sql: String) throws -> String {
+        try CommandRun.run("/usr/bin/env", ["sqlite3", database, sql]).stdout
+    }
+
+    func testTripUpdatesAreMatchedToTheirRunsByRuleOne() throws {
+        let directory = TemporaryDirectory()
+        let db = try database(in: directory)
+        let file = try write(message(timestamp: tuesdayJustAfterMidnight, [
+            tripUpdate("a", tripID: "T1", startDate: "20260302"),
+            // T3 runs 23:50 → 25:30 on weekdays: just after midnight on Tuesday, Monday's run is nearer.
+            tripUpdate("b", tripID: "T3"),
+            tripUpdate("c", tripID: "NOPE"),
+            // T5 runs only on 2026-12-24: not on Monday or Tuesday.
+            tripUpdate("d", tripID: "T5"),
+            tripUpdate("e", tripID: "EXTRA-1", startDate: "20260303", relationship: .new),
+        ]), to: directory, as: "updates.pb")
+        let result = try summary(try CommandRun.transit(["realtime", file, "--format", "json", "--db", db]))
+        XCTAssertEqual(result["trip_updates"] as? Int, 5)
+        XCTAssertEqual(result["matched"] as? Int, 2)
+        XCTAssertEqual(result["added"] as? Int, 1)
+        XCTAssertEqual(result["unmatched"] as? Int, 2)
+        XCTAssertEqual(result["unmatched_examples"] as? [String], ["NOPE", "T5 (does not run on 2026-03-02 or 2026-03-03)"])
+        XCTAssertEqual(result["timestamp"] as? String, "2026-03-02T23:10:00+00:00")
+        XCTAssertEqual(result["feed"] as? String, "lindenau")
+        XCTAssertEqual(try sqlite(db, "SELECT entity_id, service_date, trip IS NOT NULL FROM realtime_trip_updates ORDER BY entity_id"),
+                       "a|20260302|1\nb|20260302|1\nc||0\nd||0\ne|20260303|0\n")
+        XCTAssertEqual(try sqlite(db, "SELECT stop_sequence, departure_delay FROM realtime_stop_time_updates LIMIT 1"), "2|240\n")
+        // A message a day later: T3's nearest run is then Tuesday's.
+        let later = try write(message(timestamp: tuesdayJustAfterMidnight + 86_400, [tripUpdate("b", tripID: "T3")]), to: directory, as: "later.pb")
+        _ = try summary(try CommandRun.transit(["realtime", later, "--format", "json", "--db", db]))
+        XCTAssertEqual(try sqlite(db, "SELECT entity_id, service_date FROM realtime_trip_updates"), "b|20260303\n", "each read replaces the feed's realtime data")
+    }
+
+    func testTheNewYorkSubwayMessagesAreReadWhole() throws {
+        let shared = (Paths.projectRoot as NSString).deletingLastPathComponent + "/shared/realtime/"
+        guard FileManager.default.fileExists(atPath: shared + "a_division.nyct.gtfsrt") else {
+            throw XCTSkip("../shared/realtime is absent: the New York subway realtime test is skipped")
+        }
+        let directory = TemporaryDirectory()
+        let db = try database(in: directory)
+        let files = [shared + "a_division.nyct.gtfsrt", shared + "2_delay.nyct.gtfsrt"]
+        let result = try summary(try CommandRun.transit(["realtime"] + files + ["--format", "json", "--db", db]))
+        // The README's counts: 285 + 208 trip updates, 174 + 136 vehicles, 1 + 1 alerts.
+        XCTAssertEqual(result["trip_updates"] as? Int, 493)
+        XCTAssertEqual(result["vehicles"] as? Int, 310)
+        XCTAssertEqual(result["alerts"] as? Int, 2)
+        XCTAssertEqual(result["matched"] as? Int, 0, "the demo feed has none of the subway's trips")
+        XCTAssertEqual(result["unmatched"] as? Int, 493)
+        XCTAssertEqual((result["unmatched_examples"] as? [String])?.count, 5)
+        XCTAssertEqual(result["timestamp"] as? String, "2021-11-26T20:56:25+00:00", "the older of the two headers")
+        XCTAssertEqual((result["sources"] as? [[String: Any]])?.map { $0["trip_updates"] as? Int }, [285, 208])
+        XCTAssertEqual(try sqlite(db, "SELECT COUNT(*) FROM realtime_stop_time_updates"), "10218\n", "6,109 + 4,109 stop time updates")
+        XCTAssertEqual(try sqlite(db, "SELECT COUNT(*) FROM realtime_vehicles WHERE lat IS NULL"), "310\n", "the subway sends no positions")
+        let table = try CommandRun.transit(["realtime", files[0], "--db", db])
+        XCTAssertTrue(table.stdout.hasPrefix("Realtime for lindenau, 2021-11-26T20:56:25+00:00 ("), table.stdout)
+        XCTAssertTrue(table.stdout.contains("285 trip updates (0 matched, 285 unmatched), 174 vehicles, 1 alert\n  unmatched trips"), table.stdout)
+    }
+
+    func testBrokenInputsAreOneLineAndKeepTheStoredData() throws {
+        let directory = TemporaryDirectory()
+        let db = try database(in: directory)
+        let good = try write(message(timestamp: tuesdayJustAfterMidnight, [tripUpdate("a", tripID: "T1", startDate: "20260302")]), to: directory, as: "good.pb")
+        XCTAssertEqual(try CommandRun.transit(["realtime", good, "--db", db]).status, 0)
+        let stored = try XCTUnwrap(databaseFingerprint(db))
+        let bytes = try message(timestamp: tuesdayJustAfterMidnight, [tripUpdate("a", tripID: "T1")]).serializedBytes() as [UInt8]
+        let cases: [(String, [UInt8]?, String)] = [
+            ("missing.pb", nil, "missing.pb: cannot be read: No such file or directory"),
+            ("empty.pb", [], "empty.pb: is empty: no GTFS-Realtime message in it"),
+            ("truncated.pb", Array(bytes.dropLast(3)), "truncated.pb: is truncated: the message ends inside a field"),
+            ("page.html", Array("<html><body>502 Bad Gateway</body></html>".utf8), "page.html: is not a GTFS-Realtime FeedMessage"),
+            ("headless.pb", try TransitRealtime_FeedMessage.with { $0.entity = [tripUpdate("a", tripID: "T1")] }.serializedBytes(),
+             "headless.pb: is not a GTFS-Realtime FeedMessage: it has no FeedHeader"),
+            ("differential.pb", try message(timestamp: 1, incrementality: .differential, []).serializedBytes(),
+             "differential.pb: is a DIFFERENTIAL message: transit reads FULL_DATASET messages only"),
+        ]
+        for (name, contents, expected) in cases {
+            let path = contents.map { try? directory.write(name, bytes: $0) } ?? directory.file(name)
+            let run = try CommandRun.transit(["realtime", good, try XCTUnwrap(path), "--db", db])
+            XCTAssertEqual(run.status, 1, name)
+            XCTAssertTrue(run.stderr.hasPrefix("Error: " + directory.file(expected)), "\(name): \(run.stderr)")
+            XCTAssertEqual(run.stderr.split(separator: "\n").count, 1, run.stderr)
+            XCTAssertEqual(databaseFingerprint(db), stored, "\(name): the stored realtime data is unchanged")
+        }
+        XCTAssertEqual(try CommandRun.transit(["realtime", "https://example.org/updates.pb", "--db", db]).status, 64)
+    }
+
+    func testSeveralFeedsNeedTheFeedNamed() throws {
+        let directory = TemporaryDirectory()
+        let db = try database(in: directory)
+        XCTAssertEqual(try CommandRun.transit(["import", try FeedFixture().write(to: directory, as: "other"), "--db", db, "--quiet"]).status, 0)
+        let file = try write(message(timestamp: tuesdayJustAfterMidnight, [tripUpdate("a", tripID: "T1", startDate: "20260302")]), to: directory, as: "u.pb")
+        let unnamed = try CommandRun.transit(["realtime", file, "--db", db])
+        XCTAssertEqual(unnamed.status, 1)
+        XCTAssertTrue(unnamed.stderr.contains("the database holds several feeds (lindenau, other): say which one the realtime data belongs to with --feed NAME"), unnamed.stderr)
+        let named = try summary(try CommandRun.transit(["realtime", file, "--feed", "lindenau", "--format", "json", "--db", db]))
+        XCTAssertEqual(named["matched"] as? Int, 1)
+        let other = try summary(try CommandRun.transit(["realtime", file, "--feed", "other", "--format", "json", "--db", db]))
+        XCTAssertEqual(other["unmatched"] as? Int, 1, "the other feed has no trip T1")
+        XCTAssertEqual(try sqlite(db, "SELECT COUNT(*) FROM realtime_trip_updates"), "2\n", "each feed keeps its own realtime data")
+        XCTAssertEqual(try CommandRun.transit(["feeds", "remove", "other", "--db", db]).status, 0)
+        XCTAssertEqual(try sqlite(db, "SELECT COUNT(*) FROM realtime_trip_updates"), "1\n", "a removed feed's realtime data goes with it")
+        let unknown = try CommandRun.transit(["realtime", file, "--feed", "nope", "--db", db])
+        XCTAssertEqual(unknown.status, 1)
+        XCTAssertTrue(unknown.stderr.contains("nope"), unknown.stderr)
+    }
+
+    func testEveryPollsUntilInterrupted() throws {
+        let directory = TemporaryDirectory()
+        let db = try database(in: directory)
+        let file = try write(message(timestamp: tuesdayJustAfterMidnight, [tripUpdate("a", tripID: "T1", startDate: "20260302")]), to: directory, as: "u.pb")
+        let child = try ChildProcess(Paths.transitBinary, ["realtime", file, "--every", "1", "--db", db], capture: true)
+        Thread.sleep(forTimeInterval: 2.5)
+        child.send(SIGINT)
+        let (out, _) = child.readOutput(timeout: 20)
+        child.wait()
+        let rounds = String(decoding: out, as: UTF8.self).split(separator: "\n").filter { $0.hasPrefix("Realtime for lindenau") }
+        XCTAssertGreaterThanOrEqual(rounds.count, 2, "a summary line per round")
+        XCTAssertEqual(try sqlite(db, "SELECT COUNT(*) FROM realtime_trip_updates"), "1\n")
+    }
+}
