@@ -38,6 +38,18 @@ enum DeparturesBenchmark {
             let keys = try nearby.run(on: transit).map(\.stop.key)
             return try DeparturesQuery(stopKeys: keys, start: query.instant, duration: 1200).run(on: transit).count
         }
+        // With realtime data stored (scripts/bench-realtime.sh makes such a database), the same
+        // questions with it applied.
+        let realtime = try transit.realtimeFeeds().mapValues(\.window)
+        let applied = realtime.isEmpty ? nil : try timeEach(queries) { query in
+            var nearby = NearbyStopsQuery(latitude: query.lat, longitude: query.lon)
+            nearby.radius = 500
+            nearby.platforms = true
+            nearby.limit = 0
+            var departures = DeparturesQuery(stopKeys: try nearby.run(on: transit).map(\.stop.key), start: query.instant, duration: 1200)
+            departures.realtime = realtime
+            return try departures.run(on: transit).count
+        }
         let article = try timeEach(queries) { query in
             // The article's shape: the window test as a correlated COUNT per stop in the box.
             let box = Geo.boundingBox(latitude: query.lat, longitude: query.lon, radius: 500)
@@ -56,6 +68,10 @@ enum DeparturesBenchmark {
         print("departures --near, radius 500 m, 20-minute window, \(count) seeded random queries 05:00-23:00:")
         report("  shipped: nearby pass + range per stop", shipped)
         report("  article: correlated COUNT per stop in box", article)
+        if let applied {
+            report("  shipped, stored realtime applied", applied)
+            print("  ratio realtime / timetable: " + String((median(applied.micros) / median(shipped.micros) * 100).rounded() / 100))
+        }
         print("  ratio shipped / article: " + String((median(shipped.micros) / median(article.micros) * 100).rounded() / 100))
     }
 }

@@ -81,6 +81,7 @@ func age(_ seconds: Int) -> String {
         return "{\"feed\": \(quote(summary.feed)), \"timestamp\": \(timestamp), \"age_s\": " + (summary.timestamp.map { String(now - $0) } ?? "null")
             + ", \"trip_updates\": \(summary.tripUpdates), \"vehicles\": \(summary.vehicles), \"alerts\": \(summary.alerts)"
             + ", \"matched\": \(summary.matched), \"unmatched\": \(summary.unmatched), \"added\": \(summary.added)"
+            + ", \"stop_time_updates_unmatched\": \(summary.stopTimeUpdatesUnmatched)"
             + ", \"unmatched_examples\": [" + summary.unmatchedExamples.map(quote).joined(separator: ", ") + "]"
             + ", \"sources\": [" + sources.joined(separator: ", ") + "]}\n"
     }
@@ -88,6 +89,9 @@ func age(_ seconds: Int) -> String {
     var text = "Realtime for \(summary.feed), \(when): \(formatCount(summary.tripUpdates)) trip updates (\(formatCount(summary.matched)) matched"
     if summary.added > 0 { text += ", \(formatCount(summary.added)) new trips" }
     text += ", \(formatCount(summary.unmatched)) unmatched), \(formatCount(summary.vehicles)) vehicles, \(formatCount(summary.alerts)) alert\(summary.alerts == 1 ? "" : "s")"
+    if summary.stopTimeUpdatesUnmatched > 0 {
+        text += "\n  \(formatCount(summary.stopTimeUpdatesUnmatched)) stop time updates of matched trips name no stop time of their trip (ignored)"
+    }
     if !summary.unmatchedExamples.isEmpty {
         text += "\n  unmatched trips (no trip of \(summary.feed) has these ids, or not on those days): " + summary.unmatchedExamples.joined(separator: ", ")
             + (summary.unmatched > summary.unmatchedExamples.count ? ", …" : "")

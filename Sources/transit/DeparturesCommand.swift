@@ -10,7 +10,7 @@ struct DeparturesCommand: ParsableCommand {
         commandName: "departures",
         abstract: "List what leaves soon from a stop or near a point.",
         discussion: """
-            Times are wall-clock times in the agency time zone of the feeds asked (--at may also carry a UTC offset or Z; it must when those feeds are in different zones); each departure is shown in its own feed's zone. A departure is listed when its moment (noon of its service date minus 12 hours, plus its GTFS time) is within [--at, --at + --within]: trips of yesterday's service running past midnight count, and calendar_dates additions and removals apply. Rows where boarding is not allowed (pickup_type 1) and the last stop of each trip are left out.
+            Times are wall-clock times in the agency time zone of the feeds asked (--at may also carry a UTC offset or Z; it must when those feeds are in different zones); each departure is shown in its own feed's zone. A departure is listed when its moment (noon of its service date minus 12 hours, plus its GTFS time) is within [--at, --at + --within]: trips of yesterday's service running past midnight count, and calendar_dates additions and removals apply. Rows where boarding is not allowed (pickup_type 1) and the last stop of each trip are left out. With realtime data read by `transit realtime` at most --max-age minutes older than --at, times are the predicted ones (delays, skipped stops, cancelled and new trips; JSON adds scheduled, delay_s, realtime); --no-realtime shows the timetable.
             Examples: transit departures --stop HBF --at "2026-03-02 08:00"
                       transit departures --near 54.687,25.28 --radius 400 --within 10
             Many questions in one run: --input questions.csv (columns stop_id, or lat,lon[,radius]; then at[,within][,limit]; a missing or empty cell takes the flag's value; - reads standard input) answers every row, in order, each record with its row number as `input`.
@@ -28,6 +28,12 @@ struct DeparturesCommand: ParsableCommand {
     @Option(name: .long, parsing: .unconditional, help: "At most this many departures (0: no limit).")
     var limit: Int = 20
 
+    @Option(name: .customLong("max-age"), parsing: .unconditional, help: ArgumentHelp("Apply stored realtime data only when its messages are at most this many minutes older than --at.", valueName: "minutes"))
+    var maxAge: Int = 30
+
+    @Flag(name: .customLong("no-realtime"), help: "Show the timetable, without the stored realtime data.")
+    var noRealtime = false
+
     @OptionGroup var batch: BatchOptions
 
     @OptionGroup var options: QueryOptions
@@ -43,6 +49,7 @@ struct DeparturesCommand: ParsableCommand {
         guard (0...10_080).contains(within) else { throw ValidationError("--within must be 0 to 10080 minutes (a week)") }
         try validateLimit(limit)
         if let at { _ = try WallClockTime(at) }
+        guard maxAge >= 0 else { throw ValidationError("--max-age takes minutes, 0 or more") }
     }
 
     func run() throws {
@@ -111,11 +118,36 @@ struct DeparturesCommand: ParsableCommand {
         }
         var query = DeparturesQuery(stopKeys: stopKeys, start: start, duration: within * 60)
         query.limit = limit
+        if !noRealtime {
+            // Stored realtime data applies when its messages are at most --max-age older than --at.
+            for (key, stored) in try transit.realtimeFeeds() where askedFeeds.contains(where: { $0.key == key }) {
+                guard let timestamp = stored.timestamp else { continue }
+                if start - timestamp <= maxAge * 60 {
+                    query.realtime[key] = stored.window
+                } else if let feed = transit.feed(ofKey: FeedKeys.base(of: key)), DeparturesCommand.staleNoticeGiven.insert(key).inserted {
+                    writeToStandardError("realtime data of \(feed.name) is stale: its messages are from \(feed.timeZone.localTime(of: timestamp).iso8601), "
+                        + "\(describeDuration(start - timestamp)) before the time asked (--max-age \(maxAge) min); showing the timetable\n")
+                }
+            }
+        }
         let departures = try query.run(on: transit).map { ShownDeparture(departure: $0, from: start, zone: transit.feed(named: $0.feed)?.timeZone ?? zone) }
         let local = zone.localTime(of: start)
         return BatchAnswer(records: departures, question: "\(place) at \(local.date) \(local.hourMinute)",
                            emptyMessage: "No departures from \(place) between \(local.hourMinute) and \(zone.localTime(of: start + within * 60).hourMinute) on \(local.date)")
     }
+}
+
+extension DeparturesCommand {
+    /// The feeds whose stale realtime data was said already (once per run, batch included).
+    nonisolated(unsafe) static var staleNoticeGiven = Set<Int>()
+}
+
+/// "25 min", "3 h 5 min", "1,822 days".
+func describeDuration(_ seconds: Int) -> String {
+    let magnitude = abs(seconds)
+    if magnitude < 7200 { return "\(magnitude / 60) min" }
+    if magnitude < 172_800 { return "\(magnitude / 3600) h \(magnitude % 3600 / 60) min" }
+    return "\(formatCount(magnitude / 86_400)) days"
 }
 
 /// A time typed by the user: `YYYY-MM-DD HH:MM[:SS]` (or with a `T`), read in the zone of the
@@ -184,6 +216,8 @@ struct ShownDeparture: OutputRecord {
     let departure: Departure
     let minutes: Int
     let local: LocalTime
+    /// The timetable's moment in the feed's zone (nil for a NEW trip).
+    let scheduled: LocalTime?
 
     var feed: String { departure.feed }
 
@@ -193,22 +227,35 @@ struct ShownDeparture: OutputRecord {
         let seconds = departure.instant - start
         minutes = seconds >= 0 ? seconds / 60 : -((-seconds + 59) / 60)
         local = zone.localTime(of: departure.instant)
+        scheduled = departure.scheduledInstant.map { zone.localTime(of: $0) }
     }
 
     static let fieldNames = ["stop_id", "stop_name", "trip_id", "route_id", "route", "headsign", "service_date",
-                             "gtfs_time", "departure", "minutes"]
+                             "gtfs_time", "scheduled", "departure", "minutes", "delay_s", "realtime"]
     var fieldValues: [OutputValue] {
         [.text(departure.stopID), .text(departure.stopName), .text(departure.tripID), .text(departure.routeID),
          .text(departure.route), .text(departure.headsign), .text(departure.serviceDate.description),
-         .text(GTFSTime.format(departure.gtfsTime)), .text(local.iso8601), .integer(minutes)]
+         departure.gtfsTime.map { .text(GTFSTime.format($0)) } ?? .null, scheduled.map { .text($0.iso8601) } ?? .null,
+         .text(local.iso8601), .integer(minutes), departure.delay.map { .integer($0) } ?? .null, .boolean(departure.isRealtime)]
+    }
+
+    /// The delay as the table shows it: "+4 min", "on time", "−1 min", "new" for a NEW trip,
+    /// nothing for the timetable's time.
+    var delayText: String {
+        guard departure.isRealtime else { return "" }
+        guard let delay = departure.delay else { return "new" }
+        let minutes = Int((Double(delay) / 60).rounded())
+        if minutes == 0 { return "on time" }
+        return minutes > 0 ? "+\(minutes) min" : "\u{2212}\(-minutes) min"
     }
     var coordinate: (latitude: Double, longitude: Double)? {
         guard let latitude = departure.latitude, let longitude = departure.longitude else { return nil }
         return (latitude, longitude)
     }
-    static let tableHeaders = ["Time", "In", "Route", "Headsign", "Stop", "Platform"]
+    static let tableHeaders = ["Time", "In", "Realtime", "Route", "Headsign", "Stop", "Platform"]
     static let rightAligned: Set<Int> = [1]
+    static let omittedWhenEmpty: Set<Int> = [2]
     var tableCells: [String] {
-        [local.hourMinute, "\(minutes) min", departure.route, departure.headsign, departure.stopName, departure.platformCode ?? ""]
+        [local.hourMinute, "\(minutes) min", delayText, departure.route, departure.headsign, departure.stopName, departure.platformCode ?? ""]
     }
 }

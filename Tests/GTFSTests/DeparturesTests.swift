@@ -31,7 +31,7 @@ final class DeparturesTests: XCTestCase {
     }
 
     private func summary(_ departures: [Departure]) -> [String] {
-        departures.map { "\($0.tripID)@\($0.stopID) \(transit.feeds[0].timeZone.localTime(of: $0.instant).iso8601) \($0.serviceDate) \(GTFSTime.format($0.gtfsTime))" }
+        departures.map { "\($0.tripID)@\($0.stopID) \(transit.feeds[0].timeZone.localTime(of: $0.instant).iso8601) \($0.serviceDate) \(GTFSTime.format($0.gtfsTime ?? -1))" }
     }
 
     func testWindowCrossingMidnightListsBothSides() throws {
@@ -158,7 +158,7 @@ final class DeparturesTests: XCTestCase {
         func times(_ stop: String, _ date: ServiceDate, _ hour: Int, _ minute: Int, within: Int) throws -> [String] {
             let start = database.feeds[0].timeZone.instant(ofLocal: date, hour: hour, minute: minute, second: 0)
             let query = DeparturesQuery(stopKeys: try database.boardingKeys(forStopID: stop), start: start, duration: within * 60)
-            return try query.run(on: database).map { "\($0.tripID) \(GTFSTime.format($0.gtfsTime)) \($0.serviceDate)" }
+            return try query.run(on: database).map { "\($0.tripID) \(GTFSTime.format($0.gtfsTime ?? -1)) \($0.serviceDate)" }
         }
         let monday = ServiceDate(year: 2026, month: 3, day: 2)!
         XCTAssertEqual(try times("B", monday, 6, 20, within: 30),

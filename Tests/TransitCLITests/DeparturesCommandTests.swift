@@ -17,7 +17,10 @@ final class DeparturesCommandTests: XCTestCase {
         XCTAssertEqual(result.count, 1)
         let row = result[0]
         XCTAssertEqual(Set(row.keys), ["feed", "stop_id", "stop_name", "trip_id", "route_id", "route", "headsign", "service_date",
-                                       "gtfs_time", "departure", "minutes"])
+                                       "gtfs_time", "scheduled", "departure", "minutes", "delay_s", "realtime"])
+        XCTAssertEqual(row["scheduled"] as? String, "2026-03-03T00:05:00+01:00", "without realtime data, the timetable's moment")
+        XCTAssertTrue(row["delay_s"] is NSNull)
+        XCTAssertEqual(row["realtime"] as? Bool, false)
         XCTAssertEqual(row["stop_id"] as? String, "GOR")
         XCTAssertEqual(row["feed"] as? String, "lindenau", "named after the demo feed's folder")
         XCTAssertEqual(row["stop_name"] as? String, "U Görlitzer Straße")

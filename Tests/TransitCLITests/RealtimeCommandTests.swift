@@ -28,7 +28,7 @@ final class RealtimeCommandTests: XCTestCase {
         }
     }
 
-    private func tripUpdate(_ id: String, tripID: String, startDate: String? = nil,
+    private func tripUpdate(_ id: String, tripID: String, startDate: String? = nil, sequence: UInt32 = 2,
                             relationship: TransitRealtime_TripDescriptor.ScheduleRelationship? = nil) -> TransitRealtime_FeedEntity {
         .with { entity in
             entity.id = id
@@ -38,7 +38,7 @@ final class RealtimeCommandTests: XCTestCase {
                     if let startDate { $0.startDate = startDate }
                     if let relationship { $0.scheduleRelationship = relationship }
                 }
-                update.stopTimeUpdate = [.with { $0.stopSequence = 2; $0.departure = .with { $0.delay = 240 } }]
+                update.stopTimeUpdate = [.with { $0.stopSequence = sequence; $0.departure = .with { $0.delay = 240 } }]
             }
         }
     }
@@ -67,17 +67,20 @@ final class RealtimeCommandTests: XCTestCase {
             // T5 runs only on 2026-12-24: not on Monday or Tuesday.
             tripUpdate("d", tripID: "T5"),
             tripUpdate("e", tripID: "EXTRA-1", startDate: "20260303", relationship: .new),
+            // T6 has no stop_sequence 99: that update is ignored and counted.
+            tripUpdate("f", tripID: "T6", startDate: "20260302", sequence: 99),
         ]), to: directory, as: "updates.pb")
         let result = try summary(try CommandRun.transit(["realtime", file, "--format", "json", "--db", db]))
-        XCTAssertEqual(result["trip_updates"] as? Int, 5)
-        XCTAssertEqual(result["matched"] as? Int, 2)
+        XCTAssertEqual(result["trip_updates"] as? Int, 6)
+        XCTAssertEqual(result["matched"] as? Int, 3)
+        XCTAssertEqual(result["stop_time_updates_unmatched"] as? Int, 1)
         XCTAssertEqual(result["added"] as? Int, 1)
         XCTAssertEqual(result["unmatched"] as? Int, 2)
         XCTAssertEqual(result["unmatched_examples"] as? [String], ["NOPE", "T5 (does not run on 2026-03-02 or 2026-03-03)"])
         XCTAssertEqual(result["timestamp"] as? String, "2026-03-02T23:10:00+00:00")
         XCTAssertEqual(result["feed"] as? String, "lindenau")
         XCTAssertEqual(try sqlite(db, "SELECT entity_id, service_date, trip IS NOT NULL FROM realtime_trip_updates ORDER BY entity_id"),
-                       "a|20260302|1\nb|20260302|1\nc||0\nd||0\ne|20260303|0\n")
+                       "a|20260302|1\nb|20260302|1\nc||0\nd||0\ne|20260303|0\nf|20260302|1\n")
         XCTAssertEqual(try sqlite(db, "SELECT stop_sequence, departure_delay FROM realtime_stop_time_updates LIMIT 1"), "2|240\n")
         // A message a day later: T3's nearest run is then Tuesday's.
         let later = try write(message(timestamp: tuesdayJustAfterMidnight + 86_400, [tripUpdate("b", tripID: "T3")]), to: directory, as: "later.pb")

@@ -18,10 +18,30 @@ public struct Departure: Sendable, Equatable {
     public let headsign: String
     /// The service date whose timetable this departure belongs to.
     public let serviceDate: ServiceDate
-    /// The feed's time on that service date, in seconds (can exceed 24 h).
-    public let gtfsTime: Int
-    /// The moment it leaves, in seconds since 1970 UTC.
+    /// The feed's time on that service date, in seconds (can exceed 24 h); nil for a NEW trip,
+    /// which the timetable does not have.
+    public let gtfsTime: Int?
+    /// The moment it leaves, in seconds since 1970 UTC: the predicted one when realtime data
+    /// changed it.
     public let instant: Int
+    /// The realtime delay in seconds (nil: the timetable's time, or a NEW trip's given time).
+    public var delay: Int? = nil
+    /// True when the time comes from realtime data (a delay, or a NEW trip).
+    public var isRealtime = false
+
+    /// The timetable's moment (nil for a NEW trip).
+    public var scheduledInstant: Int? { isRealtime ? delay.map { instant - $0 } : instant }
+}
+
+/// The realtime data a departures query applies for one feed: its delays' range, by which the
+/// window is widened (a bus scheduled before the window but late enough is in it).
+public struct RealtimeWindow: Sendable, Equatable {
+    public let latestDelay: Int
+    public let earliestDelay: Int
+    public init(latestDelay: Int, earliestDelay: Int) {
+        self.latestDelay = latestDelay
+        self.earliestDelay = earliestDelay
+    }
 }
 
 /// "What leaves soon": departures from a set of stops in a time window, right across midnight,
@@ -47,6 +67,8 @@ public struct DeparturesQuery: Sendable {
     public var duration: Int
     /// At most this many departures (0: all).
     public var limit: Int = 20
+    /// The feeds (by key) whose stored realtime data applies (the command decides freshness).
+    public var realtime: [Int: RealtimeWindow] = [:]
 
     public init(stopKeys: [Int], start: Int, duration: Int) {
         self.stopKeys = stopKeys
@@ -68,7 +90,8 @@ public struct DeparturesQuery: Sendable {
 
     /// The same request with another condition choosing the stops (`st` is the stop-times alias);
     /// the benchmark compares shapes through it.
-    public func requestPerServiceDate(feed: FeedTables, stops stopPredicate: SQLPredicate, excludingFrequencies: Bool = false) -> Query {
+    public func requestPerServiceDate(feed: FeedTables, stops stopPredicate: SQLPredicate, excludingFrequencies: Bool = false,
+                                      realtime: Bool = false) -> Query {
         var query = DeparturesQuery.boardingRows(feed: feed, stops: stopPredicate)
             .filter(Column("departure", of: "st").between(.variable("from"), and: .variable("to")))
             .sorted(by: [Column("departure", of: "st").ascending, Column("stop_id", of: "stops").ascending,
@@ -78,7 +101,34 @@ public struct DeparturesQuery: Sendable {
             query = query.filter(!SQLPredicate.exists(Query(table: "frequencies", alias: "f").filter(Column("trip", of: "f") == Column("trip", of: "st"))))
         }
         query.limitVariable = "limit"
+        if realtime {
+            // The stop time's realtime change, if any (one key lookup): the delay, and whether it
+            // is skipped or its run cancelled.
+            query = query.joining(Join(.left, table: "realtime_stop_times", as: "rt", on:
+                Column("trip", of: "rt") == Column("trip", of: "st") && Column("service_date", of: "rt") == SQLExpression.variable("date")
+                && Column("stop_sequence", of: "rt") == Column("stop_sequence", of: "st")))
+            query.selection += [SelectedProperty(Column("delay", of: "rt"), as: "delay"), SelectedProperty(Column("skipped", of: "rt"), as: "skipped")]
+        }
         return query
+    }
+
+    /// The departures of NEW trips at the chosen stops of one feed in [`$from`, `$to`] (instants).
+    static func addedDeparturesRequest(feed: Int, stops stopPredicate: SQLPredicate) -> Query {
+        Query(table: "realtime_added_departures", alias: "a")
+            .joining(Join(table: "stops", on: Column("id", of: "stops") == Column("stop", of: "a")))
+            .joining(Join(.left, table: "routes", on: Column("id", of: "routes") == Column("route", of: "a")))
+            .select([
+                SelectedProperty(Column("stop_id", of: "stops")), SelectedProperty(Column("stop_name", of: "stops")),
+                SelectedProperty(Column("platform_code", of: "stops")), SelectedProperty(.coalesce([Column("trip_id", of: "a"), .value("")]), as: "trip_id"),
+                SelectedProperty(.coalesce([Column("route_id", of: "a"), .value("")]), as: "route_id"),
+                SelectedProperty(.coalesce([Column("route_short_name", of: "routes"), Column("route_long_name", of: "routes"), Column("route_id", of: "a"), .value("")]), as: "route"),
+                SelectedProperty(.coalesce([Column("headsign", of: "a"), .value("")]), as: "headsign"),
+                SelectedProperty(Column("instant", of: "a")), SelectedProperty(Column("stop_lat", of: "stops")), SelectedProperty(Column("stop_lon", of: "stops")),
+                SelectedProperty(Column("service_date", of: "a")),
+            ])
+            .filter(stopPredicate)
+            .filter(Column("instant", of: "a").between(.variable("from"), and: .variable("to")))
+            .filter(Column("feed", of: "a") == feed)
     }
 
     /// For one service date (`$date`), the template rows of trips run by `frequencies.txt` at the
@@ -149,11 +199,24 @@ public struct DeparturesQuery: Sendable {
         var departures: [Departure] = []
         for feed in transit.selectedFeeds {
             guard let keys = keysByFeed[feed.key] else { continue }
-            let templates = DeparturesQuery.templates(feed: feed, stopCount: keys.count)
+            let window = realtime[feed.key]
+            let templates = DeparturesQuery.templates(feed: feed, stopCount: keys.count, realtime: window != nil)
             var stops: [String: any SQLValueConvertible] = [:]
             for (index, key) in keys.enumerated() { stops["stop\(index)"] = key }
             departures += try run(on: transit, feed: feed, template: try templates.request.substituting(stops, keepingOthers: true),
-                                  frequencyTemplate: try templates.frequencies?.substituting(stops, keepingOthers: true))
+                                  frequencyTemplate: try templates.frequencies?.substituting(stops, keepingOthers: true), realtime: window)
+            if window != nil {
+                let added = try templates.added!.substituting(stops, keepingOthers: true).substituting(["from": start, "to": start + duration])
+                try transit.database.forEachRow(added) { row in
+                    guard let date = ServiceDate(yyyymmdd: row.int(10)) else { return }
+                    var departure = Departure(
+                        feed: feed.name, stopID: row.string(0), stopName: row.string(1), platformCode: row.optionalString(2),
+                        latitude: row.optionalDouble(8), longitude: row.optionalDouble(9), tripID: row.string(3), routeID: row.string(4),
+                        route: row.string(5), headsign: row.string(6), serviceDate: date, gtfsTime: nil, instant: row.int(7))
+                    departure.isRealtime = true
+                    departures.append(departure)
+                }
+            }
         }
         departures.sort {
             if $0.instant != $1.instant { return $0.instant < $1.instant }
@@ -168,24 +231,31 @@ public struct DeparturesQuery: Sendable {
     /// The prepared requests for `stopCount` stops of `feed` (the stops as `$stop0`…, the date,
     /// window and limit as in `requestPerServiceDate`), generated once per process for every
     /// count up to 64: a batch of thousands of questions generates each shape once.
-    static func templates(feed: Feed, stopCount: Int) -> (request: PreparedRequest, frequencies: PreparedRequest?) {
-        let make = { () -> (request: PreparedRequest, frequencies: PreparedRequest?) in
+    static func templates(feed: Feed, stopCount: Int, realtime: Bool = false)
+        -> (request: PreparedRequest, frequencies: PreparedRequest?, added: PreparedRequest?) {
+        let make = { () -> (request: PreparedRequest, frequencies: PreparedRequest?, added: PreparedRequest?) in
             let stops = Column("stop", of: "st").isIn(variablesNamed: "stop", count: stopCount)
             let query = DeparturesQuery(stopKeys: [], start: 0, duration: 0)
-            let request = SQLGenerator.prepare(query.requestPerServiceDate(feed: feed.tables, stops: stops, excludingFrequencies: feed.hasFrequencies))
+            let request = SQLGenerator.prepare(query.requestPerServiceDate(feed: feed.tables, stops: stops, excludingFrequencies: feed.hasFrequencies,
+                                                                           realtime: realtime))
             let frequencies = feed.hasFrequencies
                 ? SQLGenerator.prepare(query.frequencyRequestPerServiceDate(feed: feed.tables, stops: stops)) : nil
-            return (request, frequencies)
+            let added = realtime
+                ? SQLGenerator.prepare(DeparturesQuery.addedDeparturesRequest(feed: feed.key, stops: Column("stop", of: "a").isIn(variablesNamed: "stop", count: stopCount)))
+                : nil
+            return (request, frequencies, added)
         }
         guard stopCount <= 64 else { return make() }
-        // The shape depends on the feed's tables, whether it has frequencies, and the count.
-        let key = (feed.key << 8) | (feed.hasFrequencies ? 1 << 7 : 0) | stopCount
+        // The shape depends on the feed's tables, whether it has frequencies and realtime data, and the count.
+        let key = (feed.key << 9) | (realtime ? 1 << 8 : 0) | (feed.hasFrequencies ? 1 << 7 : 0) | stopCount
         let request = requestTemplates.template(key: key) { make().request }
-        return (request, feed.hasFrequencies ? frequencyTemplates.template(key: key) { make().frequencies! } : nil)
+        return (request, feed.hasFrequencies ? frequencyTemplates.template(key: key) { make().frequencies! } : nil,
+                realtime ? addedTemplates.template(key: key) { make().added! } : nil)
     }
 
     private static let requestTemplates = TemplateCache()
     private static let frequencyTemplates = TemplateCache()
+    private static let addedTemplates = TemplateCache()
 
     /// Runs `request` (a `requestPerServiceDate` shape of `feed`) for each service date that can
     /// reach the window, and with `frequencies` the runs of frequency-based trips too; unsorted.
@@ -194,29 +264,47 @@ public struct DeparturesQuery: Sendable {
     }
 
     /// `run(on:feed:request:frequencies:)` with the requests prepared, their stops bound.
-    func run(on transit: TransitDatabase, feed: Feed, template: PreparedRequest, frequencyTemplate: PreparedRequest?) throws -> [Departure] {
+    func run(on transit: TransitDatabase, feed: Feed, template: PreparedRequest, frequencyTemplate: PreparedRequest?,
+             realtime: RealtimeWindow? = nil) throws -> [Departure] {
         let zone = feed.timeZone
         let largestTime = feed.largestTime
         let end = start + duration
-        let firstDate = zone.localTime(of: start).date.adding(days: -(largestTime / 86_400 + 1))
-        let lastDate = zone.localTime(of: end).date.adding(days: 1)
+        // With realtime data the timetable is read over the window widened by the delays there
+        // are (rule 7), and the predicted moments are filtered afterwards.
+        let early = start - (realtime?.latestDelay ?? 0)
+        let late = end - (realtime?.earliestDelay ?? 0)
+        let firstDate = zone.localTime(of: early).date.adding(days: -(largestTime / 86_400 + 1))
+        let lastDate = zone.localTime(of: late).date.adding(days: 1)
         var departures: [Departure] = []
         var date = firstDate
         while date <= lastDate {
             defer { date = date.adding(days: 1) }
             let base = zone.noonMinusTwelveHours(date)
-            let from = max(start - base, 0)
-            let to = min(end - base, largestTime)
+            let from = max(early - base, 0)
+            let to = min(late - base, largestTime)
             guard from <= to else { continue }
             let request = try template.substituting([
-                "date": date.yyyymmdd, "from": from, "to": to, "limit": limit > 0 ? limit : -1,
+                "date": date.yyyymmdd, "from": from, "to": to, "limit": limit > 0 && realtime == nil ? limit : -1,
             ])
             try transit.database.forEachRow(request) { row in
                 let gtfsTime = row.int(7)
-                departures.append(Departure(
+                var departure = Departure(
                     feed: feed.name, stopID: row.string(0), stopName: row.string(1), platformCode: row.optionalString(2),
                     latitude: row.optionalDouble(8), longitude: row.optionalDouble(9), tripID: row.string(3), routeID: row.string(4), route: row.string(5), headsign: row.string(6),
-                    serviceDate: date, gtfsTime: gtfsTime, instant: base + gtfsTime))
+                    serviceDate: date, gtfsTime: gtfsTime, instant: base + gtfsTime)
+                if realtime != nil {
+                    // Rules 5 and 6: a skipped stop or a cancelled run has no departure.
+                    if row.int(11) == 1 { return }
+                    if let delay = row.optionalInt(10) {
+                        departure = Departure(
+                            feed: departure.feed, stopID: departure.stopID, stopName: departure.stopName, platformCode: departure.platformCode,
+                            latitude: departure.latitude, longitude: departure.longitude, tripID: departure.tripID, routeID: departure.routeID,
+                            route: departure.route, headsign: departure.headsign, serviceDate: date, gtfsTime: gtfsTime, instant: base + gtfsTime + delay,
+                            delay: delay, isRealtime: true)
+                    }
+                    guard departure.instant >= start, departure.instant <= end else { return }
+                }
+                departures.append(departure)
             }
             guard let frequencyTemplate else { continue }
             // Runs start at start_time, start_time + headway, … before end_time; a stop is reached
@@ -229,7 +317,7 @@ public struct DeparturesQuery: Sendable {
                 var runStart = periodStart + firstRun * headway
                 while runStart < periodEnd, runStart + offset <= to {
                     let gtfsTime = runStart + offset
-                    if gtfsTime >= from {
+                    if gtfsTime >= from, base + gtfsTime >= start, base + gtfsTime <= end {
                         departures.append(Departure(
                             feed: feed.name, stopID: row.string(0), stopName: row.string(1), platformCode: row.optionalString(2),
                             latitude: row.optionalDouble(8), longitude: row.optionalDouble(9), tripID: row.string(3), routeID: row.string(4), route: row.string(5), headsign: row.string(6),

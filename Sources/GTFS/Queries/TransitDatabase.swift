@@ -76,6 +76,26 @@ public final class TransitDatabase {
     /// The feed whose block `key` (a key of any table) lies in.
     public func feed(ofKey key: Int) -> Feed? { feedsByKey[FeedKeys.feed(of: key)] }
 
+    /// The stored realtime data of each feed that has some (by feed key): the timestamp freshness
+    /// is judged by, and the range of its delays. Empty when no realtime data was ever read.
+    public func realtimeFeeds() throws -> [Int: (timestamp: Int?, window: RealtimeWindow)] {
+        if let cached = realtimeCache { return cached }
+        var found: [Int: (timestamp: Int?, window: RealtimeWindow)] = [:]
+        // Keyed by feed: one primary-key search per feed of the database.
+        let query = Query(table: "realtime_feeds").select(Column("feed"), Column("timestamp"), Column("latest_delay"), Column("earliest_delay"))
+            .filter(Column("feed").isIn(feeds.map(\.key)))
+        do {
+            try database.forEachRow(SQLGenerator.prepare(query)) {
+                found[$0.int(0)] = ($0.optionalInt(1), RealtimeWindow(latestDelay: $0.int(2), earliestDelay: $0.int(3)))
+            }
+        } catch let error as DatabaseError where error.isMissingTable {
+            // No realtime data was ever read into this database.
+        }
+        realtimeCache = found
+        return found
+    }
+    private var realtimeCache: [Int: (timestamp: Int?, window: RealtimeWindow)]?
+
     /// The feed called `name`, if the database has it.
     public func feed(named name: String) -> Feed? { feeds.first { $0.name == name } }
 

@@ -60,13 +60,40 @@ public enum RealtimeSchema {
         C("trip_id", .text), C("stop_id", .text), C("direction_id", .integer),
     ])
 
+    /// Per feed with realtime data: the timestamp its freshness is judged by (the oldest header of
+    /// the sources that had trip updates) and the range of the predicted delays, by which
+    /// departures widen their window (a bus scheduled before `--at` but late enough is listed).
+    static let feeds = TableDefinition("realtime_feeds", columns: [
+        C("feed", .integer, primaryKey: true), C("timestamp", .integer),
+        C("latest_delay", .integer, notNull: true, default: 0), C("earliest_delay", .integer, notNull: true, default: 0),
+    ])
+
+    /// The trip updates applied to the timetable when they are stored (rules 2-6): for each stop
+    /// time of a matched run that realtime changes, the delay to add to its times, or `skipped`
+    /// (a SKIPPED stop, every stop of a CANCELED or DELETED run). Stop times without a row keep
+    /// the timetable. Departures read it with one key lookup per candidate row.
+    static let stopTimes = TableDefinition("realtime_stop_times", columns: [
+        C("trip", .integer, notNull: true), C("service_date", .integer, notNull: true), C("stop_sequence", .integer, notNull: true),
+        C("delay", .integer), C("skipped", .integer, notNull: true, default: 0),
+    ], primaryKey: ["trip", "service_date", "stop_sequence"], withoutRowID: true)
+
+    /// The departures of NEW (or ADDED) trips, which the timetable does not have: at their
+    /// updated stops but the last, at the times given.
+    static let addedDepartures = TableDefinition("realtime_added_departures", columns: [
+        C("id", .integer, primaryKey: true), C("feed", .integer, notNull: true), C("trip_update", .integer, notNull: true),
+        C("stop", .integer, notNull: true), C("instant", .integer, notNull: true), C("service_date", .integer, notNull: true),
+        C("trip_id", .text), C("route", .integer), C("route_id", .text), C("headsign", .text),
+    ])
+
     /// Every realtime table, in creation order.
-    public static let tables = [sources, tripUpdates, stopTimeUpdates, vehicles, alerts, alertTexts, alertPeriods, alertEntities]
+    public static let tables = [sources, feeds, tripUpdates, stopTimeUpdates, stopTimes, addedDepartures, vehicles, alerts,
+                                alertTexts, alertPeriods, alertEntities]
 
     /// The indexes the realtime reads use.
     public static let indexes = [
         IndexDefinition("realtime_trip_updates_by_trip", on: "realtime_trip_updates", columns: ["trip", "service_date"]),
         IndexDefinition("realtime_trip_updates_by_feed", on: "realtime_trip_updates", columns: ["feed"]),
+        IndexDefinition("realtime_added_departures_by_stop", on: "realtime_added_departures", columns: ["stop", "instant"]),
         IndexDefinition("realtime_vehicles_by_feed", on: "realtime_vehicles", columns: ["feed"]),
         IndexDefinition("realtime_alerts_by_feed", on: "realtime_alerts", columns: ["feed"]),
         IndexDefinition("realtime_alert_periods_by_alert", on: "realtime_alert_periods", columns: ["alert"]),

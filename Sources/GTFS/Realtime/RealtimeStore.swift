@@ -11,6 +11,9 @@ public struct RealtimeSummary: Sendable {
     public var matched = 0
     /// NEW (or ADDED) trips: not in the timetable, stored with their own times.
     public var added = 0
+    /// Stop time updates of matched trips that match no stop time of the trip (rule 2): ignored,
+    /// counted.
+    public var stopTimeUpdatesUnmatched = 0
     /// Trip updates that name no trip of the feed, or a trip that does not run on the days
     /// rule 1 allows: counted, a few reported, never an error.
     public var unmatched = 0
@@ -65,11 +68,14 @@ public enum RealtimeStore {
     static func removeRealtime(ofFeed feed: Int, from database: Database) throws {
         func deleteRange(_ table: String, _ column: String) throws { try FeedCatalog.deleteKeys(ofFeed: feed, from: table, column: column, in: database) }
         try deleteRange("realtime_stop_time_updates", "trip_update")
+        try deleteRange("realtime_stop_times", "trip")
+        try deleteRange("realtime_added_departures", "id")
         try deleteRange("realtime_trip_updates", "id")
         try deleteRange("realtime_vehicles", "id")
         for child in ["realtime_alert_texts", "realtime_alert_periods", "realtime_alert_entities"] { try deleteRange(child, "alert") }
         try deleteRange("realtime_alerts", "id")
         try database.run(SQLGenerator.prepareDelete(from: "realtime_sources", where: Column("feed") == feed))
+        try database.run(SQLGenerator.prepareDelete(from: "realtime_feeds", where: Column("feed") == feed))
     }
 
     /// The inserts and lookups of one store, prepared once.
@@ -121,6 +127,7 @@ public enum RealtimeStore {
                 if unmatchedIDs.count < 5 { unmatchedIDs.append(example) }
             }
             let day = feed.timeZone.localTime(of: timestamp).date
+            var applier = try RealtimeApplier(database: database, feed: feed)
             let tripInsert = try database.makeStatement(RealtimeSchema.tripUpdates.insertSQL(columns: RealtimeSchema.tripUpdates.columnNames))
             let stopTimeInsert = try database.makeStatement(RealtimeSchema.stopTimeUpdates.insertSQL(columns: RealtimeSchema.stopTimeUpdates.columnNames))
             for update in dataset.tripUpdates {
@@ -164,6 +171,14 @@ public enum RealtimeStore {
                     unmatched("(no trip_id\(descriptor.routeID.map { ", route_id \($0)" } ?? ""))")
                 }
                 let id = key()
+                if descriptor.isAdded {
+                    var keys = nextKey
+                    serviceDate = try applier.add(update, tripUpdate: id, startDate: descriptor.startDate) {
+                        defer { keys += 1 }
+                        return keys
+                    }
+                    nextKey = keys
+                }
                 try tripInsert.bind([
                     .integer(Int64(id)), .integer(Int64(feed.key)), .text(update.entityID), tripKey.sqlValue,
                     serviceDate.map { SQLValue.integer(Int64($0.yyyymmdd)) } ?? .null, descriptor.tripID.sqlValue, descriptor.routeID.sqlValue,
@@ -172,6 +187,9 @@ public enum RealtimeStore {
                     update.timestamp.sqlValue, update.vehicleID.sqlValue, update.vehicleLabel.sqlValue,
                 ])
                 try tripInsert.run()
+                if let tripKey, let serviceDate {
+                    try applier.apply(update, trip: tripKey, on: serviceDate, into: &summary)
+                }
                 for (position, stopTime) in update.stopTimeUpdates.enumerated() {
                     try stopTimeInsert.bind([
                         .integer(Int64(id)), .integer(Int64(position)), stopTime.stopSequence.sqlValue, stopTime.stopID.sqlValue,
@@ -183,6 +201,11 @@ public enum RealtimeStore {
                 }
             }
             summary.unmatchedExamples = unmatchedIDs
+            let tripUpdateTimestamps = dataset.sources.filter { $0.tripUpdates > 0 }.compactMap(\.timestamp)
+            let feedInsert = try database.makeStatement(RealtimeSchema.feeds.insertSQL(columns: RealtimeSchema.feeds.columnNames))
+            try feedInsert.bind([.integer(Int64(feed.key)), (tripUpdateTimestamps.min() ?? timestamp).sqlValue,
+                                 .integer(Int64(applier.latestDelay)), .integer(Int64(applier.earliestDelay))])
+            try feedInsert.run()
             let vehicleInsert = try database.makeStatement(RealtimeSchema.vehicles.insertSQL(columns: RealtimeSchema.vehicles.columnNames))
             for vehicle in dataset.vehicles {
                 summary.vehicles += 1

@@ -22,10 +22,14 @@ protocol OutputRecord {
     static var rightAligned: Set<Int> { get }
     /// The human table's cells, already formatted ("85 m").
     var tableCells: [String] { get }
+    /// Table columns left out when every row's cell is empty (departures' Realtime column
+    /// without realtime data).
+    static var omittedWhenEmpty: Set<Int> { get }
 }
 
 extension OutputRecord {
     static var rightAligned: Set<Int> { [] }
+    static var omittedWhenEmpty: Set<Int> { [] }
 }
 
 /// Writes records in the chosen format.
@@ -44,8 +48,16 @@ enum OutputRenderer {
             return geoJSONHead + records.compactMap { geoJSONFeature($0) }.joined(separator: ",\n") + geoJSONTail
         case .table:
             if records.isEmpty { return emptyMessage + "\n" }
-            guard showFeed else { return table(headers: Record.tableHeaders, rows: records.map(\.tableCells), rightAligned: Record.rightAligned) }
-            return table(headers: Record.tableHeaders + ["Feed"], rows: records.map { $0.tableCells + [$0.feed] }, rightAligned: Record.rightAligned)
+            var headers = Record.tableHeaders
+            var rows = records.map(\.tableCells)
+            var rightAligned = Record.rightAligned
+            for column in Record.omittedWhenEmpty.sorted(by: >) where rows.allSatisfy({ $0[column].isEmpty }) {
+                headers.remove(at: column)
+                for index in rows.indices { rows[index].remove(at: column) }
+                rightAligned = Set(rightAligned.compactMap { $0 == column ? nil : ($0 > column ? $0 - 1 : $0) })
+            }
+            guard showFeed else { return table(headers: headers, rows: rows, rightAligned: rightAligned) }
+            return table(headers: headers + ["Feed"], rows: zip(rows, records).map { $0 + [$1.feed] }, rightAligned: rightAligned)
         }
     }
 

@@ -1,0 +1,148 @@
+import FetchRequest
+
+/// The departure rules applied to each trip update as it is stored, so a departures query reads
+/// one precomputed row per changed stop time (`realtime_stop_times`) instead of replaying updates.
+///
+/// - Rule 2: a StopTimeUpdate matches the stop time with its `stop_sequence`; without one, by
+///   `stop_id`: the first stop time at that stop after the previously matched one.
+/// - Rule 3: an updated stop's delay comes from its departure event if that has a `time` or a
+///   `delay`, else from its arrival event; `time` wins over `delay`, and gives delay = time − the
+///   scheduled departure (arrival, for an arrival event) on the run's service date.
+/// - Rule 4: a stop without its own update takes the delay of the nearest updated stop before it;
+///   stops before the first update take `TripUpdate.delay` when set, else the timetable.
+/// - Rule 5: SKIPPED: no departure from that stop, and the delay propagates past it unchanged;
+///   NO_DATA: that stop and the ones after it, until the next update, show the timetable.
+/// - Rule 6: CANCELED or DELETED: no departure from any stop of the run; NEW (or ADDED) trips:
+///   departures at their updated stops but the last, at the times given (`add`).
+struct RealtimeApplier {
+    let database: Database
+    let feed: Feed
+    private let stopTimesOfTrip: PreparedRequest
+    private let stopLookup: PreparedRequest
+    private let routeLookup: PreparedRequest
+    private let stopName: PreparedRequest
+    private let rowInsert: Statement
+    private let addedInsert: Statement
+    /// The largest and smallest delay written (0 when none): the widening departures need.
+    private(set) var latestDelay = 0
+    private(set) var earliestDelay = 0
+
+    init(database: Database, feed: Feed) throws {
+        self.database = database
+        self.feed = feed
+        stopTimesOfTrip = SQLGenerator.prepare(Query(table: feed.tables.stopTimes)
+            .select(Column("stop_sequence"), Column("stop"), Column("arrival"), Column("departure"))
+            .filter(Column("trip") == SQLExpression.variable("trip")).sorted(by: [Column("stop_sequence").ascending]))
+        stopLookup = SQLGenerator.prepare(Query(table: "stops").select(Column("id"))
+            .filter(Column("stop_id") == SQLExpression.variable("stop_id") && Column("feed") == feed.key))
+        routeLookup = SQLGenerator.prepare(Query(table: "routes").select(Column("id"))
+            .filter(Column("route_id") == SQLExpression.variable("route_id") && Column("feed") == feed.key))
+        stopName = SQLGenerator.prepare(Query(table: "stops").select(Column("stop_name")).filter(Column("id") == SQLExpression.variable("id")))
+        rowInsert = try database.makeStatement(RealtimeSchema.stopTimes.insertSQL(columns: RealtimeSchema.stopTimes.columnNames, orIgnore: true))
+        addedInsert = try database.makeStatement(RealtimeSchema.addedDepartures.insertSQL(columns: RealtimeSchema.addedDepartures.columnNames))
+    }
+
+    /// The key of stop `stopID` of the feed.
+    func stop(_ stopID: String?) throws -> Int? {
+        guard let stopID else { return nil }
+        var found: Int?
+        try database.forEachRow(try stopLookup.substituting(["stop_id": stopID])) { found = $0.int(0) }
+        return found
+    }
+
+    /// Rules 2-6 for a trip update matched to the run of `trip` on `date`.
+    mutating func apply(_ update: RealtimeDataset.TripUpdate, trip: Int, on date: ServiceDate, into summary: inout RealtimeSummary) throws {
+        var times: [(sequence: Int, stop: Int, arrival: Int?, departure: Int?)] = []
+        try database.forEachRow(try stopTimesOfTrip.substituting(["trip": trip])) {
+            times.append(($0.int(0), $0.int(1), $0.optionalInt(2), $0.optionalInt(3)))
+        }
+        func write(_ sequence: Int, delay: Int?, skipped: Bool) throws {
+            try rowInsert.bind([.integer(Int64(trip)), .integer(Int64(date.yyyymmdd)), .integer(Int64(sequence)), delay.sqlValue,
+                                .integer(skipped ? 1 : 0)])
+            try rowInsert.run()
+            if let delay {
+                latestDelay = max(latestDelay, delay)
+                earliestDelay = min(earliestDelay, delay)
+            }
+        }
+        let relationship = update.trip.relationship
+        if relationship == 3 || relationship == 7 {
+            for time in times { try write(time.sequence, delay: nil, skipped: true) }
+            return
+        }
+        // Rule 2.
+        var updates: [Int: RealtimeDataset.StopTimeUpdate] = [:]
+        var previous = -1
+        for stopTime in update.stopTimeUpdates {
+            var index: Int?
+            if let sequence = stopTime.stopSequence {
+                index = times.firstIndex { $0.sequence == sequence }
+            } else if let stop = try stop(stopTime.stopID), previous + 1 < times.count {
+                index = times[(previous + 1)...].firstIndex { $0.stop == stop }
+            }
+            guard let index else {
+                summary.stopTimeUpdatesUnmatched += 1
+                continue
+            }
+            previous = index
+            updates[index] = stopTime
+        }
+        // Rules 3-5, stop by stop.
+        let base = feed.timeZone.noonMinusTwelveHours(date)
+        var current = update.delay
+        for (index, time) in times.enumerated() {
+            var skipped = false
+            if let stopTime = updates[index] {
+                switch stopTime.relationship {
+                case 1: skipped = true
+                case 2: current = nil
+                default:
+                    if let delay = RealtimeApplier.delay(of: stopTime, arrival: time.arrival, departure: time.departure, base: base) {
+                        current = delay
+                    }
+                }
+            }
+            if skipped || current != nil { try write(time.sequence, delay: current, skipped: skipped) }
+        }
+    }
+
+    /// Rule 3: the delay an update gives its stop, or nil when it gives none that can be computed.
+    static func delay(of update: RealtimeDataset.StopTimeUpdate, arrival: Int?, departure: Int?, base: Int) -> Int? {
+        for (event, scheduled) in [(update.departure, departure ?? arrival), (update.arrival, arrival ?? departure)] {
+            guard let event, event.time != nil || event.delay != nil else { continue }
+            if let time = event.time {
+                guard let scheduled else { return event.delay }
+                return time - (base + scheduled)
+            }
+            return event.delay
+        }
+        return nil
+    }
+
+    /// Rule 6 for a NEW (or ADDED) trip: its departures at the updated stops but the last, at the
+    /// times given; the service date is `start_date`, else the local date of its first time.
+    mutating func add(_ update: RealtimeDataset.TripUpdate, tripUpdate: Int, startDate: ServiceDate?, keys: () -> Int) throws -> ServiceDate? {
+        let timed = update.stopTimeUpdates.compactMap { stopTime -> (RealtimeDataset.StopTimeUpdate, Int)? in
+            guard let time = stopTime.departure?.time ?? stopTime.arrival?.time else { return nil }
+            return (stopTime, time)
+        }
+        guard let first = timed.first else { return startDate }
+        let date = startDate ?? feed.timeZone.localTime(of: first.1).date
+        var route: Int?
+        if let routeID = update.trip.routeID {
+            try database.forEachRow(try routeLookup.substituting(["route_id": routeID])) { route = $0.int(0) }
+        }
+        var headsign: String?
+        if let last = try stop(update.stopTimeUpdates.last?.stopID) {
+            try database.forEachRow(try stopName.substituting(["id": last])) { headsign = $0.optionalString(0) }
+        }
+        for (stopTime, time) in timed.dropLast() where stopTime.relationship != 1 {
+            guard let stop = try stop(stopTime.stopID) else { continue }
+            try addedInsert.bind([.integer(Int64(keys())), .integer(Int64(feed.key)), .integer(Int64(tripUpdate)), .integer(Int64(stop)),
+                                  .integer(Int64(time)), .integer(Int64(date.yyyymmdd)), update.trip.tripID.sqlValue, route.sqlValue,
+                                  update.trip.routeID.sqlValue, headsign.sqlValue])
+            try addedInsert.run()
+        }
+        return date
+    }
+}

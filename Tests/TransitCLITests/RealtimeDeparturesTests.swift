@@ -1,0 +1,167 @@
+import XCTest
+import Foundation
+import GTFSRealtime
+import SwiftProtobuf
+import TestSupport
+
+/// Departures with stored realtime data, on the demo feed (Monday 2026-03-02, Europe/Berlin),
+/// one rule at a time; stale data and --no-realtime show the timetable.
+final class RealtimeDeparturesTests: XCTestCase {
+    /// 2026-03-02 07:55 in Berlin.
+    private let messageTime: UInt64 = 1_772_434_500
+
+    private typealias Update = TransitRealtime_TripUpdate.StopTimeUpdate
+
+    private func stop(sequence: UInt32? = nil, stopID: String? = nil, departureDelay: Int32? = nil, departureTime: Int64? = nil,
+                      arrivalDelay: Int32? = nil, relationship: Update.ScheduleRelationship? = nil) -> Update {
+        .with { update in
+            if let sequence { update.stopSequence = sequence }
+            if let stopID { update.stopID = stopID }
+            if departureDelay != nil || departureTime != nil {
+                update.departure = .with {
+                    if let departureDelay { $0.delay = departureDelay }
+                    if let departureTime { $0.time = departureTime }
+                }
+            }
+            if let arrivalDelay { update.arrival = .with { $0.delay = arrivalDelay } }
+            if let relationship { update.scheduleRelationship = relationship }
+        }
+    }
+
+    private func trip(_ tripID: String, date: String = "20260302", routeID: String? = nil,
+                      relationship: TransitRealtime_TripDescriptor.ScheduleRelationship? = nil,
+                      delay: Int32? = nil, _ stops: [Update]) -> TransitRealtime_FeedEntity {
+        .with { entity in
+            entity.id = "tu-" + tripID
+            entity.tripUpdate = .with { update in
+                update.trip = .with {
+                    $0.tripID = tripID
+                    $0.startDate = date
+                    if let routeID { $0.routeID = routeID }
+                    if let relationship { $0.scheduleRelationship = relationship }
+                }
+                if let delay { update.delay = delay }
+                update.stopTimeUpdate = stops
+            }
+        }
+    }
+
+    /// The test's folder, kept until the test ends.
+    private var directory: TemporaryDirectory?
+
+    /// A copy of the demo database with the test's realtime message read into it.
+    private func database() throws -> String {
+        let directory = TemporaryDirectory()
+        self.directory = directory
+        let db = directory.file("db.sqlite")
+        try FileManager.default.copyItem(atPath: try DemoDatabase.path(), toPath: db)
+        let message = TransitRealtime_FeedMessage.with { message in
+            message.header = .with { $0.gtfsRealtimeVersion = "2.0"; $0.timestamp = messageTime }
+            message.entity = [
+                // Rules 3 and 4: 5 minutes late from the first stop on; rule 5: CAFE skipped.
+                trip("T1", [stop(sequence: 1, departureDelay: 300), stop(sequence: 3, relationship: .skipped)]),
+                // Rule 2 by stop_id and rule 3: the time (08:43) wins over the delay; stops before
+                // the first update take the trip's delay.
+                trip("T6", delay: 60, [stop(stopID: "GOR", departureDelay: 999, departureTime: 1_772_437_380)]),
+                // Rule 3: an arrival delay when the departure has none.
+                trip("T2", [stop(sequence: 2, arrivalDelay: 120)]),
+                // Rule 5: NO_DATA from GOR on: the timetable there and after.
+                trip("T3", [stop(sequence: 1, departureDelay: 600), stop(sequence: 2, relationship: .noData)]),
+                // Rule 6: Saturday's T4 cancelled.
+                trip("T4", date: "20260307", relationship: .canceled, []),
+                // Rule 6: a NEW trip on route R1, HBF_1 08:20 → GOR 08:28 → ZOO 08:50.
+                trip("X1", routeID: "R1", relationship: .new, [
+                    stop(stopID: "HBF_1", departureTime: 1_772_436_000), stop(stopID: "GOR", departureTime: 1_772_436_480),
+                    stop(stopID: "ZOO", departureTime: 1_772_437_800),
+                ]),
+            ]
+        }
+        let file = try directory.write("updates.pb", bytes: try message.serializedBytes())
+        let read = try CommandRun.transit(["realtime", file, "--db", db])
+        XCTAssertEqual(read.status, 0, read.stderr)
+        return db
+    }
+
+    private func departures(_ db: String, _ arguments: [String]) throws -> [[String: Any]] {
+        let run = try CommandRun.transit(["departures"] + arguments + ["--format", "json", "--db", db])
+        XCTAssertEqual(run.status, 0, run.stderr)
+        return try XCTUnwrap(try JSONSerialization.jsonObject(with: Data(run.stdout.utf8)) as? [[String: Any]], run.stdout)
+    }
+
+    private func lines(_ rows: [[String: Any]]) -> [String] {
+        rows.map { row in
+            let time = (row["departure"] as? String).map { String($0.dropFirst(11).prefix(5)) } ?? "?"
+            let delay = (row["delay_s"] as? Int).map(String.init) ?? "-"
+            return "\(row["trip_id"] as? String ?? "?")@\(row["stop_id"] as? String ?? "?") \(time) \(delay) \(row["realtime"] as? Bool == true ? "rt" : "tt")"
+        }
+    }
+
+    func testDelaysPropagateAndWidenTheWindow() throws {
+        let db = try database()
+        // Rule 7: T1 is scheduled at GOR at 08:10, before --at, but leaves at 08:15.
+        let gor = try departures(db, ["--stop", "GOR", "--at", "2026-03-02 08:12", "--within", "10"])
+        XCTAssertEqual(lines(gor), ["T1@GOR 08:15 300 rt"])
+        XCTAssertEqual(gor.first?["scheduled"] as? String, "2026-03-02T08:10:00+01:00")
+        XCTAssertEqual(gor.first?["gtfs_time"] as? String, "08:10:00")
+        XCTAssertEqual(gor.first?["minutes"] as? Int, 3, "minutes count to the predicted time")
+        // Rule 5: no departure from the skipped CAFE; LODZ after it keeps the 5 minutes.
+        XCTAssertEqual(lines(try departures(db, ["--stop", "CAFE", "--at", "2026-03-02 08:00", "--within", "60"])), [])
+        XCTAssertEqual(lines(try departures(db, ["--stop", "LODZ", "--at", "2026-03-02 08:25", "--within", "20"])), ["T1@LODZ 08:35 300 rt"])
+        // --explain shows the realtime requests, each an index search.
+        let explained = try CommandRun.transit(["departures", "--stop", "GOR", "--at", "2026-03-02 08:12", "--explain", "--db", db])
+        XCTAssertTrue(explained.stderr.contains("SEARCH rt USING PRIMARY KEY (trip=? AND service_date=? AND stop_sequence=?)"), explained.stderr)
+        XCTAssertTrue(explained.stderr.contains("SEARCH a USING INDEX realtime_added_departures_by_stop"), explained.stderr)
+        XCTAssertFalse(explained.stderr.contains("warning:"), explained.stderr)
+        // Without realtime the same question is the timetable's.
+        XCTAssertEqual(lines(try departures(db, ["--stop", "GOR", "--at", "2026-03-02 08:05", "--within", "10", "--no-realtime"])),
+                       ["T1@GOR 08:10 - tt"])
+        XCTAssertEqual(lines(try departures(db, ["--stop", "CAFE", "--at", "2026-03-02 08:00", "--within", "60", "--no-realtime"])),
+                       ["T1@CAFE 08:20 - tt"])
+    }
+
+    func testTimesWinOverDelaysAndArrivalsStandInForDepartures() throws {
+        let db = try database()
+        // T6: the trip's delay before the first update (HBF_1), the time at GOR (08:43: +180, not +999).
+        XCTAssertEqual(lines(try departures(db, ["--stop", "HBF", "--at", "2026-03-02 08:25", "--within", "10"])),
+                       ["T6@HBF_1 08:31 60 rt"])
+        XCTAssertEqual(lines(try departures(db, ["--stop", "GOR", "--at", "2026-03-02 08:35", "--within", "10", "--max-age", "60"])), ["T6@GOR 08:43 180 rt"])
+        // T2: only an arrival delay at LODZ.
+        XCTAssertEqual(lines(try departures(db, ["--stop", "LODZ", "--at", "2026-03-02 09:05", "--within", "10", "--max-age", "90"])), ["T2@LODZ 09:12 120 rt"])
+    }
+
+    func testNoDataShowsTheTimetableUntilTheNextUpdate() throws {
+        let db = try database()
+        let evening = ["--at", "2026-03-02 23:45", "--within", "90", "--max-age", "1440"]
+        XCTAssertEqual(lines(try departures(db, ["--stop", "HBF_2"] + evening)), ["T3@HBF_2 00:00 600 rt"])
+        XCTAssertEqual(lines(try departures(db, ["--stop", "GOR"] + evening)), ["T3@GOR 00:05 - tt"])
+        XCTAssertEqual(lines(try departures(db, ["--stop", "OHARA"] + evening)), ["T3@OHARA 01:10 - tt"])
+    }
+
+    func testCancelledRunsHaveNoDeparturesAndNewTripsHaveTheirs() throws {
+        let db = try database()
+        let saturday = ["--stop", "HBF_1", "--at", "2026-03-07 09:55", "--within", "10", "--max-age", "14400"]
+        XCTAssertEqual(lines(try departures(db, saturday)), [], "Saturday's T4 is cancelled")
+        XCTAssertEqual(lines(try departures(db, saturday + ["--no-realtime"])), ["T4@HBF_1 10:00 - tt"])
+        let new = try departures(db, ["--stop", "HBF_1", "--at", "2026-03-02 08:15", "--within", "10"])
+        XCTAssertEqual(lines(new), ["X1@HBF_1 08:20 - rt"])
+        XCTAssertTrue(new.first?["gtfs_time"] is NSNull)
+        XCTAssertTrue(new.first?["scheduled"] is NSNull)
+        XCTAssertEqual(new.first?["route"] as? String, "1", "the descriptor's route_id, R1")
+        XCTAssertEqual(new.first?["headsign"] as? String, "Tierpark", "its last updated stop")
+        XCTAssertEqual(new.first?["service_date"] as? String, "2026-03-02")
+        // The last updated stop is not a departure.
+        XCTAssertEqual(lines(try departures(db, ["--stop", "ZOO", "--at", "2026-03-02 08:45", "--within", "10"])), [])
+    }
+
+    func testStaleDataIsSaidAndTheTimetableShown() throws {
+        let db = try database()
+        let run = try CommandRun.transit(["departures", "--stop", "LODZ", "--at", "2026-03-02 09:05", "--within", "10", "--format", "json", "--db", db])
+        XCTAssertEqual(run.status, 0, run.stderr)
+        XCTAssertEqual(run.stderr, "realtime data of lindenau is stale: its messages are from 2026-03-02T07:55:00+01:00, 70 min before the time asked (--max-age 30 min); showing the timetable\n")
+        let rows = try XCTUnwrap(try JSONSerialization.jsonObject(with: Data(run.stdout.utf8)) as? [[String: Any]])
+        XCTAssertEqual(lines(rows), ["T2@LODZ 09:10 - tt"], "the timetable's time, not the stale +2 min")
+        XCTAssertEqual(lines(try departures(db, ["--stop", "LODZ", "--at", "2026-03-02 09:05", "--within", "10", "--max-age", "90"])), ["T2@LODZ 09:12 120 rt"])
+        let table = try CommandRun.transit(["departures", "--stop", "GOR", "--at", "2026-03-02 08:12", "--within", "10", "--db", db])
+        XCTAssertTrue(table.stdout.contains("08:15  3 min  +5 min    1"), table.stdout)
+    }
+}
