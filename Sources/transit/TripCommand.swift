@@ -23,10 +23,17 @@ struct TripCommand: ParsableCommand {
     @Option(name: .long, help: ArgumentHelp("The service date, YYYY-MM-DD (default: today in the agency's time zone).", valueName: "date"))
     var date: String?
 
+    @Option(name: .customLong("max-age"), parsing: .unconditional, help: ArgumentHelp("Apply stored realtime data only when its messages are at most this many minutes older than the trip's first departure (or later than it).", valueName: "minutes"))
+    var maxAge: Int = 30
+
+    @Flag(name: .customLong("no-realtime"), help: "Show the timetable, without the stored realtime data.")
+    var noRealtime = false
+
     @OptionGroup var options: QueryOptions
 
     func validate() throws {
         if let date, StatsCommand.parseDate(date) == nil { throw ValidationError("--date takes YYYY-MM-DD, got '\(date)'") }
+        guard maxAge >= 0 else { throw ValidationError("--max-age takes minutes, 0 or more") }
     }
 
     func run() throws {
@@ -42,7 +49,23 @@ struct TripCommand: ParsableCommand {
         if try !trip.runs(on: day, in: transit) {
             writeToStandardError("Note: trip \(trip.tripID) does not run on \(day) (\(try trip.serviceDescription(in: transit))); times are shown as if it did\n")
         }
-        let calls = trip.calls.map { ShownCall(call: $0, trip: trip, date: day) }
+        // Realtime predictions, when the stored messages are fresh for this run: at most --max-age
+        // before its first departure (data about a run under way is always fresh).
+        var changes: [Int: (delay: Int?, skipped: Bool)] = [:]
+        if !noRealtime, let stored = try transit.realtimeFeeds()[trip.feed.key], let timestamp = stored.timestamp,
+           let first = trip.calls.lazy.compactMap({ $0.departure ?? $0.arrival }).first {
+            let start = zone.instant(of: first, on: day)
+            if start - timestamp <= maxAge * 60 {
+                changes = try trip.realtimeChanges(on: day, in: transit)
+            } else {
+                writeToStandardError("realtime data of \(trip.feed.name) is stale for this run: its messages are from \(zone.localTime(of: timestamp).iso8601), "
+                    + "\(describeDuration(start - timestamp)) before the trip leaves (--max-age \(maxAge) min); showing the timetable\n")
+            }
+        }
+        if !changes.isEmpty, changes.count == trip.calls.count, changes.values.allSatisfy(\.skipped) {
+            writeToStandardError("Note: realtime data says trip \(trip.tripID) is cancelled on \(day)\n")
+        }
+        let calls = trip.calls.map { ShownCall(call: $0, trip: trip, date: day, change: changes[$0.sequence]) }
         switch options.format {
         case .geojson:
             writeToStandardOutput(try geoJSON(trip, calls, transit))
@@ -80,20 +103,25 @@ struct ShownCall: OutputRecord {
     let call: TripCall
     let trip: TripDetails
     let date: ServiceDate
+    /// The stored realtime change of this call, if any: its delay, or skipped.
+    var change: (delay: Int?, skipped: Bool)?
     var feed: String { trip.feed.name }
 
     static let fieldNames = ["trip_id", "stop_sequence", "stop_id", "stop_name", "platform_code", "gtfs_arrival", "gtfs_departure",
-                             "interpolated", "pickup_type", "drop_off_type", "service_date", "arrival", "departure"]
+                             "interpolated", "pickup_type", "drop_off_type", "service_date", "arrival", "departure",
+                             "delay_s", "realtime", "skipped"]
+    /// The moment of GTFS time `seconds` on the service date, predicted when realtime data delays it.
     private func instant(_ seconds: Int?) -> OutputValue {
         guard let seconds else { return .null }
         let zone = trip.feed.timeZone
-        return .text(zone.localTime(of: zone.instant(of: seconds, on: date)).iso8601)
+        return .text(zone.localTime(of: zone.instant(of: seconds, on: date) + (change?.delay ?? 0)).iso8601)
     }
     var fieldValues: [OutputValue] {
         [.text(trip.tripID), .integer(call.sequence), .text(call.stopID), .text(call.stopName), call.platformCode.map { .text($0) } ?? .null,
          call.arrival.map { .text(GTFSTime.format($0)) } ?? .null, call.departure.map { .text(GTFSTime.format($0)) } ?? .null,
          .boolean(call.interpolated), call.pickupType.map { .integer($0) } ?? .null, call.dropOffType.map { .integer($0) } ?? .null,
-         .text(date.description), instant(call.arrival), instant(call.departure)]
+         .text(date.description), instant(call.arrival), instant(call.departure),
+         change?.delay.map { .integer($0) } ?? .null, .boolean(change != nil), .boolean(change?.skipped ?? false)]
     }
     var coordinate: (latitude: Double, longitude: Double)? {
         guard let latitude = call.latitude, let longitude = call.longitude else { return nil }
@@ -107,6 +135,14 @@ struct ShownCall: OutputRecord {
         if call.interpolated { notes.append("~ interpolated") }
         if call.pickupType == 1 { notes.append("no boarding") }
         if call.dropOffType == 1 { notes.append("no alighting") }
+        if let change {
+            if change.skipped {
+                notes.append("skipped (realtime)")
+            } else if let delay = change.delay {
+                let minutes = Int((Double(delay) / 60).rounded())
+                notes.append(minutes == 0 ? "on time (realtime)" : (minutes > 0 ? "+\(minutes)" : "\u{2212}\(-minutes)") + " min (realtime)")
+            }
+        }
         return [String(call.sequence), call.arrival.map { mark + GTFSTime.format($0) } ?? "", call.departure.map { mark + GTFSTime.format($0) } ?? "",
                 call.stopName, call.platformCode ?? "", notes.joined(separator: ", ")]
     }

@@ -153,6 +153,25 @@ final class RealtimeDeparturesTests: XCTestCase {
         XCTAssertEqual(lines(try departures(db, ["--stop", "ZOO", "--at", "2026-03-02 08:45", "--within", "10"])), [])
     }
 
+    func testATripShowsItsPredictions() throws {
+        let db = try database()
+        let run = try CommandRun.transit(["trip", "T1", "--date", "2026-03-02", "--format", "json", "--db", db])
+        XCTAssertEqual(run.status, 0, run.stderr)
+        let calls = try XCTUnwrap(try JSONSerialization.jsonObject(with: Data(run.stdout.utf8)) as? [[String: Any]])
+        XCTAssertEqual(calls.map { "\($0["stop_id"]!) \(($0["departure"] as? String).map { String($0.dropFirst(11).prefix(5)) } ?? "-") \($0["delay_s"]!) \($0["skipped"]!)" },
+                       ["HBF_1 08:05 300 0", "GOR 08:15 300 0", "CAFE 08:25 300 1", "LODZ 08:35 300 0", "ZOO 08:45 300 0"])
+        XCTAssertEqual(calls.first?["gtfs_departure"] as? String, "08:00:00", "the feed's time stays")
+        let table = try CommandRun.transit(["trip", "T1", "--date", "2026-03-02", "--db", db])
+        XCTAssertTrue(table.stdout.contains("skipped (realtime)") && table.stdout.contains("+5 min (realtime)"), table.stdout)
+        let timetable = try CommandRun.transit(["trip", "T1", "--date", "2026-03-02", "--no-realtime", "--format", "json", "--db", db])
+        XCTAssertFalse(timetable.stdout.contains("\"realtime\": true"), timetable.stdout)
+        // Saturday's T4 is cancelled; T6 runs at 08:30, 35 minutes after the message: stale by default.
+        let cancelled = try CommandRun.transit(["trip", "T4", "--date", "2026-03-07", "--max-age", "14400", "--db", db])
+        XCTAssertTrue(cancelled.stderr.contains("realtime data says trip T4 is cancelled on 2026-03-07"), cancelled.stderr)
+        let stale = try CommandRun.transit(["trip", "T6", "--date", "2026-03-02", "--db", db])
+        XCTAssertTrue(stale.stderr.contains("realtime data of lindenau is stale for this run"), stale.stderr)
+    }
+
     func testStaleDataIsSaidAndTheTimetableShown() throws {
         let db = try database()
         let run = try CommandRun.transit(["departures", "--stop", "LODZ", "--at", "2026-03-02 09:05", "--within", "10", "--format", "json", "--db", db])

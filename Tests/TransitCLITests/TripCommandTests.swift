@@ -24,7 +24,8 @@ final class TripCommandTests: XCTestCase {
         XCTAssertEqual(calls.first?["platform_code"] as? String, "1")
         XCTAssertEqual(calls.first?["departure"] as? String, "2026-03-02T08:00:00+01:00")
         XCTAssertEqual(Set(calls[0].keys), ["feed", "trip_id", "stop_sequence", "stop_id", "stop_name", "platform_code", "gtfs_arrival",
-                                            "gtfs_departure", "interpolated", "pickup_type", "drop_off_type", "service_date", "arrival", "departure"])
+                                            "gtfs_departure", "interpolated", "pickup_type", "drop_off_type", "service_date", "arrival", "departure",
+                                            "delay_s", "realtime", "skipped"])
         let table = try trip(["T1", "--date", "2026-03-02"])
         XCTAssertTrue(table.stdout.hasPrefix("Trip T1: route 1 Hauptbahnhof – Tierpark to Tierpark, direction 0 (Outbound), Lindenauer Verkehrsbetriebe\nservice WD: Mon–Fri, 2026-01-01 to 2026-12-31; 1 date removed; on 2026-03-02\n"), table.stdout)
         XCTAssertTrue(table.stdout.contains("~08:20:00"), table.stdout)

@@ -88,6 +88,21 @@ public struct TripDetails: Sendable {
     }
 
     /// True when the trip's service runs on `date`.
+    /// The stored realtime changes of this trip's run on `date`, by `stop_sequence`: the delay
+    /// (nil: the timetable's time) and whether the stop is skipped (every stop of a cancelled run).
+    /// Empty when realtime data says nothing of the run.
+    public func realtimeChanges(on date: ServiceDate, in transit: TransitDatabase) throws -> [Int: (delay: Int?, skipped: Bool)] {
+        let query = Query(table: "realtime_stop_times").select(Column("stop_sequence"), Column("delay"), Column("skipped"))
+            .filter(Column("trip") == key && Column("service_date") == date.yyyymmdd)
+        var changes: [Int: (delay: Int?, skipped: Bool)] = [:]
+        do {
+            try transit.database.forEachRow(SQLGenerator.prepare(query)) { changes[$0.int(0)] = ($0.optionalInt(1), $0.int(2) == 1) }
+        } catch let error as DatabaseError where error.isMissingTable {
+            // No realtime data was ever read into this database.
+        }
+        return changes
+    }
+
     public func runs(on date: ServiceDate, in transit: TransitDatabase) throws -> Bool {
         let query = Query(table: feed.tables.serviceDays).select(Column("service"))
             .filter(Column("date") == date.yyyymmdd && Column("service") == serviceKey)
