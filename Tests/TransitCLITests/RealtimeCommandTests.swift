@@ -161,6 +161,53 @@ final class RealtimeCommandTests: XCTestCase {
         XCTAssertTrue(unknown.stderr.contains("nope"), unknown.stderr)
     }
 
+    func testVehiclesNearAPointOfARouteOrATrip() throws {
+        let directory = TemporaryDirectory()
+        let db = try database(in: directory)
+        func vehicle(_ id: String, tripID: String?, routeID: String?, position: (Float, Float)?, stopID: String?) -> TransitRealtime_FeedEntity {
+            .with { entity in
+                entity.id = "v-" + id
+                entity.vehicle = .with { vehicle in
+                    vehicle.vehicle = .with { $0.id = id; $0.label = "Bus " + id }
+                    if tripID != nil || routeID != nil {
+                        vehicle.trip = .with {
+                            if let tripID { $0.tripID = tripID }
+                            if let routeID { $0.routeID = routeID }
+                        }
+                    }
+                    if let position { vehicle.position = .with { $0.latitude = position.0; $0.longitude = position.1; $0.bearing = 90 } }
+                    if let stopID { vehicle.stopID = stopID; vehicle.currentStatus = .stoppedAt }
+                    vehicle.timestamp = tuesdayJustAfterMidnight - 20
+                }
+            }
+        }
+        let file = try write(message(timestamp: tuesdayJustAfterMidnight, [
+            vehicle("V1", tripID: "T1", routeID: nil, position: (52.5252, 13.3690), stopID: nil),
+            vehicle("V2", tripID: "T6", routeID: nil, position: nil, stopID: "GOR"),
+            vehicle("V3", tripID: nil, routeID: "N2", position: (52.4993, 13.4280), stopID: nil),
+        ]), to: directory, as: "vehicles.pb")
+        XCTAssertEqual(try summary(try CommandRun.transit(["realtime", file, "--format", "json", "--db", db]))["vehicles"] as? Int, 3)
+        func ids(_ arguments: [String]) throws -> [String] {
+            let run = try CommandRun.transit(["vehicles"] + arguments + ["--at", "2026-03-03 00:15", "--format", "json", "--db", db])
+            XCTAssertEqual(run.status, 0, run.stderr)
+            let rows = try XCTUnwrap(try JSONSerialization.jsonObject(with: Data(run.stdout.utf8)) as? [[String: Any]], run.stdout)
+            return rows.map { ($0["vehicle_id"] as? String ?? "?") + ($0["distance_m"] is NSNull ? "" : " \(Int(($0["distance_m"] as? Double ?? -1).rounded()))m") }
+        }
+        XCTAssertEqual(try ids([]), ["V1", "V2", "V3"], "by route_id (none first), then vehicle id")
+        XCTAssertEqual(try ids(["--near", "52.525,13.369", "--radius", "500"]), ["V1 22m"])
+        XCTAssertEqual(try ids(["--route", "R1"]), ["V1", "V2"], "T1 and T6 are trips of R1")
+        XCTAssertEqual(try ids(["--trip", "T6"]), ["V2"])
+        let stale = try CommandRun.transit(["vehicles", "--at", "2026-03-03 02:00", "--db", db])
+        XCTAssertEqual(stale.stdout, "No vehicle positions\n")
+        XCTAssertTrue(stale.stderr.contains("vehicle positions of lindenau are stale"), stale.stderr)
+        let map = try CommandRun.transit(["vehicles", "--at", "2026-03-03 00:15", "--format", "geojson", "--db", db])
+        let features = try XCTUnwrap((try JSONSerialization.jsonObject(with: Data(map.stdout.utf8)) as? [String: Any])?["features"] as? [[String: Any]])
+        XCTAssertEqual(features.count, 2, "V2 has no position")
+        let table = try CommandRun.transit(["vehicles", "--trip", "T6", "--at", "2026-03-03 00:15", "--db", db])
+        XCTAssertTrue(table.stdout.contains("Bus V2") && table.stdout.contains("stopped at") && table.stdout.contains("GOR"), table.stdout)
+        XCTAssertEqual(try CommandRun.transit(["vehicles", "--near", "52.5,13.4", "--route", "R1", "--db", db]).status, 64)
+    }
+
     func testEveryPollsUntilInterrupted() throws {
         let directory = TemporaryDirectory()
         let db = try database(in: directory)
