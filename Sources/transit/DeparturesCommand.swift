@@ -90,9 +90,24 @@ struct DeparturesCommand: ParsableCommand {
                          })
             return
         }
-        let answer = try departures(from: try stops.boardingKeys(in: transit) ?? [], place: stops.place ?? "", at: at, atName: "--at",
+        let stopKeys = try stops.boardingKeys(in: transit) ?? []
+        let answer = try departures(from: stopKeys, place: stops.place ?? "", at: at, atName: "--at",
                                     within: within, limit: limit, now: now, in: transit)
         options.write(answer.records, from: transit, emptyMessage: answer.emptyMessage)
+        if options.format == .table, !noRealtime, let first = answer.records.first {
+            // Under the table, the alerts active now that touch these departures: their stops (and
+            // stations), routes, trips, or those routes' types and agencies.
+            var scope = try AlertListing.Scope.of(stopKeys: stopKeys, in: transit)
+            scope.routeIDs = Set(answer.records.map(\.departure.routeID))
+            scope.tripIDs = Set(answer.records.map(\.departure.tripID))
+            var listing = AlertListing()
+            listing.concerning = scope
+            let moment = first.departure.instant - first.minutes * 60
+            let alerts = try listing.run(on: transit, at: moment)
+            if !alerts.isEmpty {
+                writeToStandardOutput("\n" + alerts.map { "Alert: " + ($0.header ?? $0.description ?? $0.alertID) }.joined(separator: "\n") + "\n")
+            }
+        }
     }
 
     /// One question's answer: the departures from `stopKeys` in the window starting `at` (typed

@@ -19,12 +19,12 @@ struct TransitCommand: ParsableCommand {
               transit routes --stop ID               the lines calling at a stop
               transit route ID                       where a line runs
               transit feeds                          the feeds of the database
-              transit realtime updates.pb            GTFS-Realtime: delays in departures, vehicles
+              transit realtime updates.pb            GTFS-Realtime: delays in departures, vehicles, alerts
               transit nearby --input points.csv      many questions in one run
             Every query takes --feed NAME, --format table|json|csv|geojson, and --explain prints the SQL, its bound values, SQLite's query plan and the time taken, on stderr. The database is transit.sqlite, or $TRANSIT_DB, or --db PATH.
             """,
         version: "0.1.0",
-        subcommands: [ImportCommand.self, FeedsCommand.self, RealtimeCommand.self, VehiclesCommand.self, NearbyCommand.self, DeparturesCommand.self, TripCommand.self, RoutesCommand.self, RouteCommand.self, SearchCommand.self, StatsCommand.self, ListCommand.self]
+        subcommands: [ImportCommand.self, FeedsCommand.self, RealtimeCommand.self, VehiclesCommand.self, AlertsCommand.self, NearbyCommand.self, DeparturesCommand.self, TripCommand.self, RoutesCommand.self, RouteCommand.self, SearchCommand.self, StatsCommand.self, ListCommand.self]
     )
 
     /// Runs the command line. Errors are printed as one line (`Error: …`) with a pointer to

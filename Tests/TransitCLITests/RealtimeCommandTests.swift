@@ -208,6 +208,51 @@ final class RealtimeCommandTests: XCTestCase {
         XCTAssertEqual(try CommandRun.transit(["vehicles", "--near", "52.5,13.4", "--route", "R1", "--db", db]).status, 64)
     }
 
+    func testAlertsActiveAtATimeConcerningAStopOrARoute() throws {
+        let directory = TemporaryDirectory()
+        let db = try database(in: directory)
+        func alert(_ id: String, _ texts: [(String, String?)], effect: TransitRealtime_Alert.Effect? = nil, period: (UInt64?, UInt64?)? = nil,
+                   _ entities: [TransitRealtime_EntitySelector]) -> TransitRealtime_FeedEntity {
+            .with { entity in
+                entity.id = id
+                entity.alert = .with { alert in
+                    alert.headerText = .with { $0.translation = texts.map { text in .with { $0.text = text.0; if let language = text.1 { $0.language = language } } } }
+                    if let effect { alert.effect = effect }
+                    if let period {
+                        alert.activePeriod = [.with { if let start = period.0 { $0.start = start }; if let end = period.1 { $0.end = end } }]
+                    }
+                    alert.informedEntity = entities
+                }
+            }
+        }
+        let now = tuesdayJustAfterMidnight
+        let file = try write(message(timestamp: now, [
+            alert("A1", [("Lift out of order", "en"), ("Aufzug defekt", "de")], period: (now - 3600, now + 3600), [.with { $0.stopID = "HBF" }]),
+            alert("A2", [("Detour", nil)], effect: .detour, period: (now - 7200, now - 3600), [.with { $0.routeID = "R1" }]),
+            alert("A3", [("Rail works", nil)], effect: .reducedService, [.with { $0.routeType = 2 }]),
+            alert("A4", [("Night line changes", nil)], [.with { $0.agencyID = "LVB"; $0.routeID = "N2" }]),
+        ]), to: directory, as: "alerts.pb")
+        XCTAssertEqual(try summary(try CommandRun.transit(["realtime", file, "--format", "json", "--db", db]))["alerts"] as? Int, 4)
+        func headers(_ arguments: [String]) throws -> [String] {
+            let run = try CommandRun.transit(["alerts"] + arguments + ["--at", "2026-03-03 00:10", "--format", "json", "--db", db])
+            XCTAssertEqual(run.status, 0, run.stderr)
+            let rows = try XCTUnwrap(try JSONSerialization.jsonObject(with: Data(run.stdout.utf8)) as? [[String: Any]], run.stdout)
+            return rows.map { "\($0["alert_id"]!): \($0["header"] as? String ?? "-")" }
+        }
+        XCTAssertEqual(try headers([]), ["A1: Aufzug defekt", "A3: Rail works", "A4: Night line changes"],
+                       "A2's period is over; the feed's language (de) is chosen")
+        XCTAssertEqual(try headers(["--lang", "en"]), ["A1: Lift out of order", "A3: Rail works", "A4: Night line changes"])
+        XCTAssertEqual(try headers(["--stop", "HBF_1"]), ["A1: Aufzug defekt", "A3: Rail works"],
+                       "the platform's station, and RING (route type 2) calls there; N2 leaves from HBF_2")
+        XCTAssertEqual(try headers(["--route", "N2"]), ["A4: Night line changes"], "its agency and route both match")
+        XCTAssertEqual(try headers(["--route", "R1"]), [], "A2 is no longer active")
+        let json = try CommandRun.transit(["alerts", "--at", "2026-03-03 00:10", "--format", "json", "--db", db])
+        let first = try XCTUnwrap((try JSONSerialization.jsonObject(with: Data(json.stdout.utf8)) as? [[String: Any]])?.first)
+        XCTAssertEqual(first["entities"] as? [String], ["stop HBF"])
+        XCTAssertEqual(first["active_until"] as? String, "2026-03-03T01:10:00+01:00")
+        XCTAssertEqual(try CommandRun.transit(["alerts", "--route", "R1", "--stop", "HBF", "--db", db]).status, 64)
+    }
+
     func testEveryPollsUntilInterrupted() throws {
         let directory = TemporaryDirectory()
         let db = try database(in: directory)
