@@ -251,6 +251,11 @@ final class RealtimeCommandTests: XCTestCase {
         XCTAssertEqual(first["entities"] as? [String], ["stop HBF"])
         XCTAssertEqual(first["active_until"] as? String, "2026-03-03T01:10:00+01:00")
         XCTAssertEqual(try CommandRun.transit(["alerts", "--route", "R1", "--stop", "HBF", "--db", db]).status, 64)
+        // The departures table lists the alerts touching its departures under it.
+        let board = try CommandRun.transit(["departures", "--stop", "HBF", "--at", "2026-03-03 00:10", "--within", "600", "--limit", "1", "--db", db])
+        XCTAssertTrue(board.stdout.hasSuffix("\nAlert: Aufzug defekt\nAlert: Rail works\n"), board.stdout)
+        let other = try CommandRun.transit(["departures", "--stop", "GOR", "--at", "2026-03-03 00:10", "--within", "600", "--limit", "1", "--db", db])
+        XCTAssertFalse(other.stdout.contains("Alert:"), "no alert concerns GOR or route 1 there: \(other.stdout)")
     }
 
     func testEveryPollsUntilInterrupted() throws {
