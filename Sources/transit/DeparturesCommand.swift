@@ -94,16 +94,17 @@ struct DeparturesCommand: ParsableCommand {
         let answer = try departures(from: stopKeys, place: stops.place ?? "", at: at, atName: "--at",
                                     within: within, limit: limit, now: now, in: transit)
         options.write(answer.records, from: transit, emptyMessage: answer.emptyMessage)
-        if options.format == .table, !noRealtime, let first = answer.records.first {
-            // Under the table, the alerts active now that touch these departures: their stops (and
-            // stations), routes, trips, or those routes' types and agencies.
+        // Under the table, the alerts active at --at that touch these departures: their stops (and
+        // stations), routes, trips, or those routes' types and agencies. The scope is worked out
+        // only when some alert is active at all.
+        if options.format == .table, !noRealtime, !answer.records.isEmpty, let start = answer.start,
+           try !AlertListing().run(on: transit, at: start).isEmpty {
             var scope = try AlertListing.Scope.of(stopKeys: stopKeys, in: transit)
             scope.routeIDs = Set(answer.records.map(\.departure.routeID))
             scope.tripIDs = Set(answer.records.map(\.departure.tripID))
             var listing = AlertListing()
             listing.concerning = scope
-            let moment = first.departure.instant - first.minutes * 60
-            let alerts = try listing.run(on: transit, at: moment)
+            let alerts = try listing.run(on: transit, at: start)
             if !alerts.isEmpty {
                 writeToStandardOutput("\n" + alerts.map { "Alert: " + ($0.header ?? $0.description ?? $0.alertID) }.joined(separator: "\n") + "\n")
             }
@@ -147,7 +148,7 @@ struct DeparturesCommand: ParsableCommand {
         }
         let departures = try query.run(on: transit).map { ShownDeparture(departure: $0, from: start, zone: transit.feed(named: $0.feed)?.timeZone ?? zone) }
         let local = zone.localTime(of: start)
-        return BatchAnswer(records: departures, question: "\(place) at \(local.date) \(local.hourMinute)",
+        return BatchAnswer(records: departures, question: "\(place) at \(local.date) \(local.hourMinute)", start: start,
                            emptyMessage: "No departures from \(place) between \(local.hourMinute) and \(zone.localTime(of: start + within * 60).hourMinute) on \(local.date)")
     }
 }

@@ -288,23 +288,20 @@ public struct DeparturesQuery: Sendable {
             ])
             try transit.database.forEachRow(request) { row in
                 let gtfsTime = row.int(7)
-                var departure = Departure(
+                // With realtime data: rules 5 and 6 (a skipped stop or a cancelled run has no
+                // departure), the delay, and the window on the predicted moment (rule 7). The
+                // strings are decoded only for the rows that stay.
+                var delay: Int?
+                if realtime != nil {
+                    if row.int(11) == 1 { return }
+                    delay = row.optionalInt(10)
+                    let instant = base + gtfsTime + (delay ?? 0)
+                    guard instant >= start, instant <= end else { return }
+                }
+                departures.append(Departure(
                     feed: feed.name, stopID: row.string(0), stopName: row.string(1), platformCode: row.optionalString(2),
                     latitude: row.optionalDouble(8), longitude: row.optionalDouble(9), tripID: row.string(3), routeID: row.string(4), route: row.string(5), headsign: row.string(6),
-                    serviceDate: date, gtfsTime: gtfsTime, instant: base + gtfsTime)
-                if realtime != nil {
-                    // Rules 5 and 6: a skipped stop or a cancelled run has no departure.
-                    if row.int(11) == 1 { return }
-                    if let delay = row.optionalInt(10) {
-                        departure = Departure(
-                            feed: departure.feed, stopID: departure.stopID, stopName: departure.stopName, platformCode: departure.platformCode,
-                            latitude: departure.latitude, longitude: departure.longitude, tripID: departure.tripID, routeID: departure.routeID,
-                            route: departure.route, headsign: departure.headsign, serviceDate: date, gtfsTime: gtfsTime, instant: base + gtfsTime + delay,
-                            delay: delay, isRealtime: true)
-                    }
-                    guard departure.instant >= start, departure.instant <= end else { return }
-                }
-                departures.append(departure)
+                    serviceDate: date, gtfsTime: gtfsTime, instant: base + gtfsTime + (delay ?? 0), delay: delay, isRealtime: delay != nil))
             }
             guard let frequencyTemplate else { continue }
             // Runs start at start_time, start_time + headway, … before end_time; a stop is reached

@@ -17,6 +17,15 @@ struct BatchAnswer<Record: OutputRecord> {
     let question: String
     /// The table's line when nothing matched.
     let emptyMessage: String
+    /// The moment asked (departures' `--at`), when the question has one.
+    let start: Int?
+
+    init(records: [Record], question: String, start: Int? = nil, emptyMessage: String) {
+        self.records = records
+        self.question = question
+        self.start = start
+        self.emptyMessage = emptyMessage
+    }
 }
 
 /// `--input FILE|-`: many questions in one process, shared by `nearby`, `departures` and `search`.
