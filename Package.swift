@@ -39,6 +39,10 @@ let package = Package(
             name: "GTFSRealtime",
             dependencies: ["GTFS", .product(name: "SwiftProtobuf", package: "swift-protobuf")]
         ),
+        // Files over HTTP(S) for the helpers (feeds, realtime messages): Foundation's URLSession
+        // (FoundationNetworking, on libcurl: apt libcurl4-openssl-dev), so the query commands,
+        // which never link it, start without Foundation.
+        .target(name: "HTTPDownload", linkerSettings: [.linkedLibrary("curl")]),
         // The thin command-line front end. `transit import` hands over to transit-import, so the
         // query commands start without loading Foundation.
         .executableTarget(
@@ -49,16 +53,11 @@ let package = Package(
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
             ]
         ),
-        // The import engine `transit import` runs (not meant to be called directly).
-        // It also downloads feeds from URLs with Foundation's URLSession (FoundationNetworking, on
-        // libcurl: apt libcurl4-openssl-dev), so the query commands never link either.
-        .executableTarget(
-            name: "transit-import",
-            dependencies: ["GTFS", "GTFSZip"],
-            linkerSettings: [.linkedLibrary("curl")]
-        ),
+        // The import engine `transit import` runs (not meant to be called directly); it downloads
+        // feeds from URLs.
+        .executableTarget(name: "transit-import", dependencies: ["GTFS", "GTFSZip", "HTTPDownload"]),
         // The realtime reader `transit realtime` runs (not meant to be called directly).
-        .executableTarget(name: "transit-realtime", dependencies: ["GTFS", "GTFSRealtime"]),
+        .executableTarget(name: "transit-realtime", dependencies: ["GTFS", "GTFSRealtime", "HTTPDownload"]),
         // In-process query benchmarks (make bench): the module next to raw C-API floors.
         .executableTarget(name: "transit-bench", dependencies: ["GTFS", "FetchRequest", "CSQLite"]),
         // Helpers shared by the test targets: temporary folders, fixture feeds, running the binary.

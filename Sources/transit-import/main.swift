@@ -8,6 +8,7 @@
 import Foundation
 import GTFS
 import GTFSZip
+import HTTPDownload
 #if canImport(Glibc)
 import Glibc
 #endif

@@ -1,12 +1,15 @@
 // The realtime reader behind `transit realtime`, which validates the command line and then runs
 // this program in its own place (exec), so only realtime reads load the protobuf runtime.
 //
-//     transit-realtime SOURCE... --db PATH [--feed NAME] [--every SECONDS] [--format table|json]
+//     transit-realtime SOURCE... --db PATH [--feed NAME] [--header "N: V"]... [--every SECONDS] [--format table|json]
 //
-// Each SOURCE is a file holding one binary GTFS-Realtime FeedMessage. All sources are decoded
-// first; only when every one is good is the feed's stored realtime data replaced (one transaction).
+// Each SOURCE is a file or an http(s) URL of one binary GTFS-Realtime FeedMessage (the headers
+// are sent with every request). All sources are read and decoded first; only when every one is
+// good is the feed's stored realtime data replaced (one transaction).
+import Foundation
 import GTFS
 import GTFSRealtime
+import HTTPDownload
 #if canImport(Glibc)
 import Glibc
 #endif
@@ -16,6 +19,7 @@ var database = "transit.sqlite"
 var feedName: String?
 var every: Int?
 var json = false
+var headers: [(name: String, value: String)] = []
 var arguments = CommandLine.arguments.dropFirst()
 while let argument = arguments.popFirst() {
     switch argument {
@@ -23,6 +27,11 @@ while let argument = arguments.popFirst() {
     case "--feed": feedName = arguments.popFirst()
     case "--every": every = arguments.popFirst().flatMap { Int($0) }
     case "--format": json = arguments.popFirst() == "json"
+    case "--header":
+        // Checked by `transit realtime`: "NAME: VALUE".
+        guard let header = arguments.popFirst(), let colon = header.firstIndex(of: ":") else { break }
+        headers.append((String(header[..<colon]).trimmingCharacters(in: .whitespaces),
+                        String(header[header.index(after: colon)...]).trimmingCharacters(in: .whitespaces)))
     default: sources.append(argument)
     }
 }
@@ -34,11 +43,22 @@ func fail(_ message: String, code: Int32 = 1) -> Never {
 
 guard !sources.isEmpty else { fail("transit-realtime reads messages for `transit realtime SOURCE...`; use that command", code: 64) }
 
-/// The bytes of file `path`.
-func contents(of path: String) throws -> [UInt8] {
-    var bytes: [UInt8] = []
-    try FileSystem.read(path) { bytes.append(contentsOf: $0) }
-    return bytes
+/// The bytes of `source`: a file, or an http(s) URL downloaded (with the headers) into memory.
+@MainActor func contents(of source: String) throws -> [UInt8] {
+    let lowercased = source.lowercased()
+    guard lowercased.hasPrefix("http://") || lowercased.hasPrefix("https://") else {
+        var bytes: [UInt8] = []
+        do {
+            try FileSystem.read(source) { bytes.append(contentsOf: $0) }
+        } catch let error as FeedError {
+            throw RealtimeInputError(source: source, message: error.message)
+        }
+        return bytes
+    }
+    guard let url = URL(string: source), url.host != nil else { throw RealtimeInputError(source: source, message: "not a URL transit can download") }
+    let download = FeedDownload(url: url, headers: headers, destination: nil, showProgress: false)
+    _ = try download.run(etag: nil, lastModified: nil)
+    return download.body
 }
 
 /// Reads every source and stores them as one dataset; the summary, or the error that kept the
@@ -46,13 +66,7 @@ func contents(of path: String) throws -> [UInt8] {
 @MainActor func readRound() throws -> RealtimeSummary {
     var dataset = RealtimeDataset()
     for source in sources {
-        let bytes: [UInt8]
-        do {
-            bytes = try contents(of: source)
-        } catch let error as FeedError {
-            throw RealtimeInputError(source: source, message: error.message)
-        }
-        try FeedMessageReader.read(bytes, source: source, into: &dataset)
+        try FeedMessageReader.read(try contents(of: source), source: source, into: &dataset)
     }
     return try RealtimeStore.store(dataset, feedNamed: feedName, databaseAt: database, now: Int(time(nil)))
 }
@@ -99,6 +113,14 @@ func age(_ seconds: Int) -> String {
     return text + "\n"
 }
 
+/// True for the errors only the command line can mend (exit 64): no such feed, or several and
+/// no --feed.
+func isUsageError(_ error: Error) -> Bool {
+    if error is RealtimeError { return true }
+    if case .unknownFeed? = error as? TransitError { return true }
+    return false
+}
+
 guard let every else {
     do {
         let summary = try readRound()
@@ -108,7 +130,7 @@ guard let every else {
         writeToStandardError("Error: \(interrupted)\n")
         exit(128 + interrupted.signal)
     } catch {
-        fail("\(error)")
+        fail("\(error)", code: isUsageError(error) ? 64 : 1)
     }
 }
 
@@ -122,6 +144,9 @@ while true {
     } catch let interrupted as Interrupted {
         writeToStandardError("Error: \(interrupted)\n")
         exit(128 + interrupted.signal)
+    } catch where isUsageError(error) {
+        // Another round would fail the same way.
+        fail("\(error)", code: 64)
     } catch {
         writeToStandardError("Error: \(error) (the realtime data stored before is kept; next try in \(every) s)\n")
     }

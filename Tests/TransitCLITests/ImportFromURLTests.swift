@@ -6,14 +6,13 @@ import TestSupport
 /// download can have, the database left as it was on every failure, and no file left behind.
 final class ImportFromURLTests: XCTestCase {
     private var directory: TemporaryDirectory!
-    private var server: ChildProcess!
-    private var base = ""
+    private var server: LocalHTTPServer!
+    private var base: String { server.base }
     private var database: String { directory.file("db.sqlite") }
 
     /// The server: the demo feed as a zip with validators, and one path per way a download goes wrong.
     private static let serverScript = #"""
-    import http.server, io, os, sys, time, zipfile
-    feed, port_file, log_file = sys.argv[1:4]
+    feed, log_file = args
     buffer = io.BytesIO()
     with zipfile.ZipFile(buffer, "w", zipfile.ZIP_DEFLATED) as archive:
         for name in sorted(os.listdir(feed)):
@@ -48,25 +47,16 @@ final class ImportFromURLTests: XCTestCase {
                 time.sleep(4)
                 return self.send(200, body)
             return self.send(404, b"not found")
-    server = http.server.ThreadingHTTPServer(("127.0.0.1", 0), Handler)
-    with open(port_file + ".part", "w") as f: f.write(str(server.server_address[1]))
-    os.rename(port_file + ".part", port_file)
-    server.serve_forever()
     """#
 
     override func setUpWithError() throws {
         directory = TemporaryDirectory()
-        try directory.write("server.py", ImportFromURLTests.serverScript)
-        server = try ChildProcess("/usr/bin/env", ["python3", directory.file("server.py"), Paths.demoFeed,
-                                                   directory.file("port"), directory.file("requests.log")])
-        for _ in 0..<200 where !FileManager.default.fileExists(atPath: directory.file("port")) { Thread.sleep(forTimeInterval: 0.05) }
-        let port = try String(contentsOfFile: directory.file("port"), encoding: .utf8)
-        base = "http://127.0.0.1:\(port)"
+        server = try LocalHTTPServer(handler: ImportFromURLTests.serverScript, arguments: [Paths.demoFeed, directory.file("requests.log")],
+                                     folder: directory.path)
     }
 
     override func tearDown() {
-        server?.send(SIGTERM)
-        _ = server?.wait()
+        server = nil
         directory = nil
     }
 

@@ -109,7 +109,8 @@ final class RealtimeDeparturesTests: XCTestCase {
         XCTAssertEqual(lines(try departures(db, ["--stop", "LODZ", "--at", "2026-03-02 08:25", "--within", "20"])), ["T1@LODZ 08:35 300 rt"])
         // --explain shows the realtime requests, each an index search.
         let explained = try CommandRun.transit(["departures", "--stop", "GOR", "--at", "2026-03-02 08:12", "--explain", "--db", db])
-        XCTAssertTrue(explained.stderr.contains("SEARCH rt USING PRIMARY KEY (trip=? AND service_date=? AND stop_sequence=?)"), explained.stderr)
+        XCTAssertTrue(explained.stderr.contains("SEARCH rt USING PRIMARY KEY (stop=? AND scheduled>? AND scheduled<?)"), explained.stderr)
+        XCTAssertTrue(explained.stderr.contains("SEARCH st USING PRIMARY KEY (trip=? AND stop_sequence=?)"), "T1 moved into the window is read by its key: \(explained.stderr)")
         XCTAssertTrue(explained.stderr.contains("SEARCH a USING INDEX realtime_added_departures_by_stop"), explained.stderr)
         XCTAssertFalse(explained.stderr.contains("warning:"), explained.stderr)
         // Without realtime the same question is the timetable's.
@@ -182,5 +183,120 @@ final class RealtimeDeparturesTests: XCTestCase {
         XCTAssertEqual(lines(try departures(db, ["--stop", "LODZ", "--at", "2026-03-02 09:05", "--within", "10", "--max-age", "90"])), ["T2@LODZ 09:12 120 rt"])
         let table = try CommandRun.transit(["departures", "--stop", "GOR", "--at", "2026-03-02 08:12", "--within", "10", "--db", db])
         XCTAssertTrue(table.stdout.contains("08:15  3 min  +5 min    1"), table.stdout)
+    }
+
+    /// A feed of its own: 30 trips leave S every 2 minutes from 08:00 (P00 … P29) for E; realtime
+    /// data moves some of them, earlier and later, in and out of windows, skips and cancels.
+    private func busyStopDatabase(_ directory: TemporaryDirectory) throws -> (db: String, predicted: [(trip: String, minute: Int)]) {
+        let trips = (0..<30).map { String(format: "P%02d", $0) }
+        let fixture = FeedFixture()
+            .with("stops.txt", "stop_id,stop_name,stop_lat,stop_lon\nS,Start,52.5,13.4\nE,End,52.51,13.41\n")
+            .with("trips.txt", "route_id,service_id,trip_id\n" + trips.map { "R,WD,\($0)\n" }.joined())
+            .with("stop_times.txt", "trip_id,arrival_time,departure_time,stop_id,stop_sequence\n" + trips.enumerated().map { index, trip in
+                let minute = 8 * 60 + 2 * index
+                let time = { (m: Int) in String(format: "%02d:%02d:00", m / 60, m % 60) }
+                return "\(trip),\(time(minute)),\(time(minute)),S,1\n\(trip),\(time(minute + 30)),\(time(minute + 30)),E,2\n"
+            }.joined())
+        let feed = try fixture.write(to: directory, as: "busy")
+        let db = directory.file("busy.sqlite")
+        let imported = try CommandRun.transit(["import", feed, "--db", db])
+        XCTAssertEqual(imported.status, 0, imported.stderr)
+        // Delays in seconds at S (nil: skipped there); P10's run is cancelled.
+        let delays: [String: Int?] = ["P01": 240, "P03": 600, "P05": nil, "P07": -180, "P12": 1500, "P20": -420, "P21": 0]
+        let message = TransitRealtime_FeedMessage.with { message in
+            message.header = .with { $0.gtfsRealtimeVersion = "2.0"; $0.timestamp = messageTime }
+            message.entity = delays.sorted { $0.key < $1.key }.map { trip, delay in
+                self.trip(trip, [delay.map { stop(sequence: 1, departureDelay: Int32($0)) } ?? stop(sequence: 1, relationship: .skipped)])
+            } + [self.trip("P10", relationship: .canceled, [])]
+        }
+        let file = try directory.write("busy.pb", bytes: try message.serializedBytes())
+        let read = try CommandRun.transit(["realtime", file, "--db", db])
+        XCTAssertEqual(read.status, 0, read.stderr)
+        // Each trip's predicted minute at S, computed here from the same delays.
+        let predicted = trips.enumerated().compactMap { index, trip -> (trip: String, minute: Int)? in
+            if trip == "P10" { return nil }
+            let scheduled = 8 * 60 * 60 + 120 * index
+            guard let change = delays[trip] else { return (trip, scheduled / 60) }
+            guard let delay = change else { return nil }
+            return (trip, (scheduled + delay) / 60)
+        }
+        return (db, predicted)
+    }
+
+    func testTheWindowOrderAndLimitFollowPredictedTimes() throws {
+        let directory = TemporaryDirectory()
+        let (db, predicted) = try busyStopDatabase(directory)
+        let ordered = predicted.sorted { ($0.minute, $0.trip) < ($1.minute, $1.trip) }
+        // Every window start from 07:50 to 08:40 in 5-minute steps, 20 minutes long, with limits
+        // from 1 to all: the first N of the departures predicted in the window, in predicted order.
+        for start in stride(from: 7 * 60 + 50, through: 8 * 60 + 40, by: 5) {
+            let at = String(format: "2026-03-02 %02d:%02d", start / 60, start % 60)
+            let inWindow = ordered.filter { $0.minute >= start && $0.minute <= start + 20 }.map { "\($0.trip) \($0.minute)" }
+            for limit in [1, 2, 3, 5, 8, 0] {
+                let rows = try departures(db, ["--stop", "S", "--at", at, "--within", "20", "--limit", String(limit), "--max-age", "120"])
+                let got = rows.map { row -> String in
+                    let time = (row["departure"] as? String ?? "").dropFirst(11).prefix(5).split(separator: ":").compactMap { Int($0) }
+                    return "\(row["trip_id"] as? String ?? "?") \(time.count == 2 ? time[0] * 60 + time[1] : -1)"
+                }
+                XCTAssertEqual(got, limit == 0 ? inWindow : Array(inWindow.prefix(limit)), "--at \(at) --limit \(limit)")
+            }
+        }
+    }
+
+    func testFrequencyRunsAreMatchedByStartTime() throws {
+        let directory = TemporaryDirectory()
+        // F runs every 15 minutes from 06:00 to 07:00 (06:00, 06:15, 06:30, 06:45) and reaches B
+        // 10 minutes after leaving A.
+        let fixture = FeedFixture()
+            .with("stops.txt", "stop_id,stop_name,stop_lat,stop_lon\nA,A,52.5,13.4\nB,B,52.5,13.4\nC,C,52.5,13.4\n")
+            .with("trips.txt", "route_id,service_id,trip_id\nR,WD,F\n")
+            .with("stop_times.txt", "trip_id,arrival_time,departure_time,stop_id,stop_sequence\nF,06:00:00,06:00:00,A,1\nF,06:10:00,06:10:00,B,2\nF,06:20:00,06:20:00,C,3\n")
+            .with("frequencies.txt", "trip_id,start_time,end_time,headway_secs\nF,06:00:00,07:00:00,900\n")
+        let feed = try fixture.write(to: directory, as: "frequencies")
+        let db = directory.file("frequencies.sqlite")
+        XCTAssertEqual(try CommandRun.transit(["import", feed, "--db", db]).status, 0)
+        // The 06:15 run is 4 minutes late from A on (at B: 06:29 instead of 06:25); an update of
+        // F without start_time cannot name a run.
+        let message = TransitRealtime_FeedMessage.with { message in
+            message.header = .with { $0.gtfsRealtimeVersion = "2.0"; $0.timestamp = 1_772_428_200 }  // 06:10 in Berlin
+            var late = trip("F", [stop(sequence: 1, departureDelay: 240)])
+            late.tripUpdate.trip.startTime = "06:15:00"
+            var unnamed = trip("F", [stop(sequence: 1, departureDelay: 600)])
+            unnamed.id = "no-start-time"
+            message.entity = [late, unnamed]
+        }
+        let file = try directory.write("frequencies.pb", bytes: try message.serializedBytes())
+        let read = try CommandRun.transit(["realtime", file, "--db", db, "--format", "json"])
+        XCTAssertEqual(read.status, 0, read.stderr)
+        let summary = try XCTUnwrap(try JSONSerialization.jsonObject(with: Data(read.stdout.utf8)) as? [String: Any])
+        XCTAssertEqual(summary["matched"] as? Int, 1)
+        XCTAssertEqual(summary["unmatched"] as? Int, 1)
+        XCTAssertEqual(summary["unmatched_examples"] as? [String], ["F (runs by frequencies.txt: start_time is needed to tell its runs apart)"])
+        let rows = try departures(db, ["--stop", "B", "--at", "2026-03-02 06:10", "--within", "40"])
+        XCTAssertEqual(lines(rows), ["F@B 06:10 - tt", "F@B 06:29 240 rt", "F@B 06:40 - tt"])
+        XCTAssertEqual(rows[1]["gtfs_time"] as? String, "06:25:00", "the run's own time, not the template's")
+        XCTAssertEqual(lines(try departures(db, ["--stop", "B", "--at", "2026-03-02 06:10", "--within", "40", "--no-realtime"])),
+                       ["F@B 06:10 - tt", "F@B 06:25 - tt", "F@B 06:40 - tt"])
+    }
+
+    func testRealtimeTablesOfAnOlderLayoutAreReplaced() throws {
+        // A database whose realtime changes were stored by a development build, keyed by trip.
+        let db = try database()
+        let sqlite = try CommandRun.run("/usr/bin/env", ["sqlite3", db, """
+            DROP TABLE realtime_stop_times;
+            CREATE TABLE realtime_stop_times (trip INTEGER NOT NULL, service_date INTEGER NOT NULL, stop_sequence INTEGER NOT NULL, delay INTEGER, skipped INTEGER NOT NULL DEFAULT 0, PRIMARY KEY (trip, service_date, stop_sequence)) WITHOUT ROWID;
+            ALTER TABLE realtime_feeds DROP COLUMN added_departures;
+            """])
+        XCTAssertEqual(sqlite.status, 0, sqlite.stderr)
+        // Read as no realtime data until the next read, which makes the tables anew.
+        XCTAssertEqual(lines(try departures(db, ["--stop", "GOR", "--at", "2026-03-02 08:05", "--within", "10"])), ["T1@GOR 08:10 - tt"])
+        let message = TransitRealtime_FeedMessage.with { message in
+            message.header = .with { $0.gtfsRealtimeVersion = "2.0"; $0.timestamp = messageTime }
+            message.entity = [trip("T1", [stop(sequence: 1, departureDelay: 300)])]
+        }
+        let file = try XCTUnwrap(directory).write("again.pb", bytes: try message.serializedBytes())
+        let read = try CommandRun.transit(["realtime", file, "--db", db])
+        XCTAssertEqual(read.status, 0, read.stderr)
+        XCTAssertEqual(lines(try departures(db, ["--stop", "GOR", "--at", "2026-03-02 08:12", "--within", "10"])), ["T1@GOR 08:15 300 rt"])
     }
 }

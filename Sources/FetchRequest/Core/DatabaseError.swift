@@ -27,6 +27,8 @@ public struct DatabaseError: Error, CustomStringConvertible, Sendable {
     public var isNotADatabase: Bool { code & 0xFF == SQLITE_NOTADB }
     /// True when the statement named a table the database does not have.
     public var isMissingTable: Bool { code & 0xFF == SQLITE_ERROR && message.hasPrefix("no such table") }
+    /// True when the statement named a column its table does not have.
+    public var isMissingColumn: Bool { code & 0xFF == SQLITE_ERROR && message.hasPrefix("no such column") }
     /// True when another connection holds the lock this one needed (`SQLITE_BUSY`, `SQLITE_LOCKED`).
     public var isBusy: Bool { code & 0xFF == SQLITE_BUSY || code & 0xFF == SQLITE_LOCKED }
 

@@ -33,14 +33,37 @@ public struct Departure: Sendable, Equatable {
     public var scheduledInstant: Int? { isRealtime ? delay.map { instant - $0 } : instant }
 }
 
+extension Departure {
+    /// A departure from a row of the departures requests, whose first ten columns are the stop's
+    /// `stop_id`, `stop_name`, `platform_code`, then `trip_id`, `route_id`, `route`, `headsign`,
+    /// a time, and the stop's latitude and longitude.
+    init(feed: String, row: Row, serviceDate: ServiceDate, gtfsTime: Int?, instant: Int, delay: Int? = nil, isRealtime: Bool = false) {
+        self.init(feed: feed, stopID: row.string(0), stopName: row.string(1), platformCode: row.optionalString(2),
+                  latitude: row.optionalDouble(8), longitude: row.optionalDouble(9), tripID: row.string(3), routeID: row.string(4),
+                  route: row.string(5), headsign: row.string(6), serviceDate: serviceDate, gtfsTime: gtfsTime, instant: instant,
+                  delay: delay, isRealtime: isRealtime)
+    }
+}
+
+/// A stop time of a run, as realtime changes name it: its trip, `stop_sequence` and scheduled moment.
+struct ScheduledStopTime: Hashable {
+    let trip: Int
+    let sequence: Int
+    let scheduled: Int
+}
+
 /// The realtime data a departures query applies for one feed: its delays' range, by which the
-/// window is widened (a bus scheduled before the window but late enough is in it).
+/// search for changed stop times is widened (a bus scheduled before the window but late enough
+/// is in it).
 public struct RealtimeWindow: Sendable, Equatable {
     public let latestDelay: Int
     public let earliestDelay: Int
-    public init(latestDelay: Int, earliestDelay: Int) {
+    /// False when no NEW trip added departures: then none are searched for.
+    public let hasAddedDepartures: Bool
+    public init(latestDelay: Int, earliestDelay: Int, hasAddedDepartures: Bool = true) {
         self.latestDelay = latestDelay
         self.earliestDelay = earliestDelay
+        self.hasAddedDepartures = hasAddedDepartures
     }
 }
 
@@ -102,14 +125,31 @@ public struct DeparturesQuery: Sendable {
         }
         query.limitVariable = "limit"
         if realtime {
-            // The stop time's realtime change, if any (one key lookup): the delay, and whether it
-            // is skipped or its run cancelled.
-            query = query.joining(Join(.left, table: "realtime_stop_times", as: "rt", on:
-                Column("trip", of: "rt") == Column("trip", of: "st") && Column("service_date", of: "rt") == SQLExpression.variable("date")
-                && Column("stop_sequence", of: "rt") == Column("stop_sequence", of: "st")))
-            query.selection += [SelectedProperty(Column("delay", of: "rt"), as: "delay"), SelectedProperty(Column("skipped", of: "rt"), as: "skipped")]
+            // The stop time's identity, to leave out the ones realtime data changes.
+            query.selection += [SelectedProperty(Column("trip", of: "st")), SelectedProperty(Column("stop_sequence", of: "st"))]
         }
         return query
+    }
+
+    /// The stop times at the chosen stops (`rt` is the realtime alias) that realtime data changes,
+    /// scheduled in [`$from`, `$to`] (instants): one range per stop on the primary key of
+    /// `realtime_stop_times(stop, scheduled, …)`, which holds every column asked for.
+    static func realtimeChangesRequest(stops stopPredicate: SQLPredicate) -> Query {
+        Query(table: "realtime_stop_times", alias: "rt")
+            .select(["scheduled", "delay", "skipped", "service_date", "trip", "stop_sequence"].map { SelectedProperty(Column($0, of: "rt")) })
+            .filter(stopPredicate)
+            .filter(Column("scheduled", of: "rt").between(.variable("from"), and: .variable("to")))
+    }
+
+    /// The stop time `$sequence` of trip `$trip` of one feed with the columns of a departure, if a
+    /// rider can board there on the service date `$date`: how a departure realtime data moves into
+    /// the window is read (one primary-key search).
+    static func stopTimeRequest(feed: FeedTables) -> Query {
+        let runs = Query(table: feed.serviceDays, alias: "days")
+            .filter(Column("date", of: "days") == SQLExpression.variable("date") && Column("service", of: "days") == Column("service", of: "trips"))
+        return DeparturesQuery.boardingColumns(of: Query(table: feed.stopTimes, alias: "st"))
+            .filter(Column("trip", of: "st") == SQLExpression.variable("trip") && Column("stop_sequence", of: "st") == SQLExpression.variable("sequence"))
+            .filter(.exists(runs))
     }
 
     /// The departures of NEW trips at the chosen stops of one feed in [`$from`, `$to`] (instants).
@@ -152,24 +192,33 @@ public struct DeparturesQuery: Sendable {
             SelectedProperty(Column("start_time", of: "frequencies")),
             SelectedProperty(Column("end_time", of: "frequencies")),
             SelectedProperty(Column("headway_secs", of: "frequencies")),
+            SelectedProperty(Column("trip", of: "st")), SelectedProperty(Column("stop_sequence", of: "st")),
         ]
         return query
     }
 
     /// Stop times of one feed at the chosen stops where a rider can board on the service date
-    /// `$date`: the trip's service runs, `pickup_type` is not 1, and it is not the trip's last stop;
-    /// with the columns a departure shows (`departure`, the eighth, is the GTFS time; the stop's
-    /// position follows).
+    /// `$date`: the trip's service runs, and `boardingColumns`' conditions.
     static func boardingRows(feed: FeedTables, stops stopPredicate: SQLPredicate) -> Query {
+        let runningServices = Query(table: feed.serviceDays).select(Column("service"))
+            .filter(Column("date") == .variable("date"))
+        return DeparturesQuery.boardingColumns(of: Query(table: feed.stopTimes, alias: "st"))
+            .filter(stopPredicate)
+            .filter(Column("service", of: "trips").isIn(runningServices))
+    }
+
+    /// `query`, whose stop times go by `st`, joined to their trip, route and stop, with the
+    /// columns a departure shows (`departure`, the eighth, is the GTFS time; the stop's position
+    /// follows), keeping the rows a rider can board at: `pickup_type` is not 1 and it is not the
+    /// trip's last stop.
+    static func boardingColumns(of query: Query) -> Query {
         let st = "st"
         // The trip's last stop is recorded in `trips` at import: one row lookup, not a descent
         // into stop_times per candidate row.
         let lastStopName = Query(table: "stops", alias: "final_stop")
             .select(Column("stop_name", of: "final_stop"))
             .filter(Column("id", of: "final_stop") == Column("last_stop", of: "trips"))
-        let runningServices = Query(table: feed.serviceDays).select(Column("service"))
-            .filter(Column("date") == .variable("date"))
-        return Query(table: feed.stopTimes, alias: st)
+        return query
             .joining(Join(table: "trips", on: Column("id", of: "trips") == Column("trip", of: st)))
             .joining(Join(table: "routes", on: Column("id", of: "routes") == Column("route", of: "trips")))
             .joining(Join(table: "stops", on: Column("id", of: "stops") == Column("stop", of: st)))
@@ -185,9 +234,7 @@ public struct DeparturesQuery: Sendable {
                 SelectedProperty(Column("stop_lat", of: "stops")),
                 SelectedProperty(Column("stop_lon", of: "stops")),
             ])
-            .filter(stopPredicate)
             .filter(Column("pickup_type", of: st).isNot(1))
-            .filter(Column("service", of: "trips").isIn(runningServices))
             .filter(Column("stop_sequence", of: st) < Column("last_stop_sequence", of: "trips"))
     }
 
@@ -203,18 +250,15 @@ public struct DeparturesQuery: Sendable {
             let templates = DeparturesQuery.templates(feed: feed, stopCount: keys.count, realtime: window != nil)
             var stops: [String: any SQLValueConvertible] = [:]
             for (index, key) in keys.enumerated() { stops["stop\(index)"] = key }
+            let realtimeChanges = try templates.realtime.map { templates in
+                (window: window!, changes: try templates.changes.substituting(stops, keepingOthers: true), stopTime: templates.stopTime)
+            }
             departures += try run(on: transit, feed: feed, template: try templates.request.substituting(stops, keepingOthers: true),
-                                  frequencyTemplate: try templates.frequencies?.substituting(stops, keepingOthers: true), realtime: window)
-            if window != nil {
-                let added = try templates.added!.substituting(stops, keepingOthers: true).substituting(["from": start, "to": start + duration])
-                try transit.database.forEachRow(added) { row in
+                                  frequencyTemplate: try templates.frequencies?.substituting(stops, keepingOthers: true), realtime: realtimeChanges)
+            if let added = templates.realtime?.added, window?.hasAddedDepartures == true {
+                try transit.database.forEachRow(try added.substituting(stops, keepingOthers: true).substituting(["from": start, "to": start + duration])) { row in
                     guard let date = ServiceDate(yyyymmdd: row.int(10)) else { return }
-                    var departure = Departure(
-                        feed: feed.name, stopID: row.string(0), stopName: row.string(1), platformCode: row.optionalString(2),
-                        latitude: row.optionalDouble(8), longitude: row.optionalDouble(9), tripID: row.string(3), routeID: row.string(4),
-                        route: row.string(5), headsign: row.string(6), serviceDate: date, gtfsTime: nil, instant: row.int(7))
-                    departure.isRealtime = true
-                    departures.append(departure)
+                    departures.append(Departure(feed: feed.name, row: row, serviceDate: date, gtfsTime: nil, instant: row.int(7), isRealtime: true))
                 }
             }
         }
@@ -228,33 +272,40 @@ public struct DeparturesQuery: Sendable {
         return departures
     }
 
+    /// The prepared requests of one shape: the timetable's per service date, the frequency-based
+    /// trips', and with realtime data its changes, one stop time, and NEW trips' departures.
+    typealias Templates = (request: PreparedRequest, frequencies: PreparedRequest?,
+                           realtime: (changes: PreparedRequest, stopTime: PreparedRequest, added: PreparedRequest)?)
+
     /// The prepared requests for `stopCount` stops of `feed` (the stops as `$stop0`…, the date,
     /// window and limit as in `requestPerServiceDate`), generated once per process for every
     /// count up to 64: a batch of thousands of questions generates each shape once.
-    static func templates(feed: Feed, stopCount: Int, realtime: Bool = false)
-        -> (request: PreparedRequest, frequencies: PreparedRequest?, added: PreparedRequest?) {
-        let make = { () -> (request: PreparedRequest, frequencies: PreparedRequest?, added: PreparedRequest?) in
-            let stops = Column("stop", of: "st").isIn(variablesNamed: "stop", count: stopCount)
-            let query = DeparturesQuery(stopKeys: [], start: 0, duration: 0)
-            let request = SQLGenerator.prepare(query.requestPerServiceDate(feed: feed.tables, stops: stops, excludingFrequencies: feed.hasFrequencies,
-                                                                           realtime: realtime))
-            let frequencies = feed.hasFrequencies
-                ? SQLGenerator.prepare(query.frequencyRequestPerServiceDate(feed: feed.tables, stops: stops)) : nil
-            let added = realtime
-                ? SQLGenerator.prepare(DeparturesQuery.addedDeparturesRequest(feed: feed.key, stops: Column("stop", of: "a").isIn(variablesNamed: "stop", count: stopCount)))
-                : nil
-            return (request, frequencies, added)
+    static func templates(feed: Feed, stopCount: Int, realtime: Bool = false) -> Templates {
+        let stops = { (alias: String) in Column("stop", of: alias).isIn(variablesNamed: "stop", count: stopCount) }
+        let query = DeparturesQuery(stopKeys: [], start: 0, duration: 0)
+        // Each template is generated only when its cache does not hold it.
+        let makeRequest = {
+            SQLGenerator.prepare(query.requestPerServiceDate(feed: feed.tables, stops: stops("st"), excludingFrequencies: feed.hasFrequencies, realtime: realtime))
         }
-        guard stopCount <= 64 else { return make() }
+        let makeFrequencies = { SQLGenerator.prepare(query.frequencyRequestPerServiceDate(feed: feed.tables, stops: stops("st"))) }
+        let makeChanges = { SQLGenerator.prepare(DeparturesQuery.realtimeChangesRequest(stops: stops("rt"))) }
+        let makeStopTime = { SQLGenerator.prepare(DeparturesQuery.stopTimeRequest(feed: feed.tables)) }
+        let makeAdded = { SQLGenerator.prepare(DeparturesQuery.addedDeparturesRequest(feed: feed.key, stops: stops("a"))) }
+        guard stopCount <= 64 else {
+            return (makeRequest(), feed.hasFrequencies ? makeFrequencies() : nil, realtime ? (makeChanges(), makeStopTime(), makeAdded()) : nil)
+        }
         // The shape depends on the feed's tables, whether it has frequencies and realtime data, and the count.
         let key = (feed.key << 9) | (realtime ? 1 << 8 : 0) | (feed.hasFrequencies ? 1 << 7 : 0) | stopCount
-        let request = requestTemplates.template(key: key) { make().request }
-        return (request, feed.hasFrequencies ? frequencyTemplates.template(key: key) { make().frequencies! } : nil,
-                realtime ? addedTemplates.template(key: key) { make().added! } : nil)
+        return (requestTemplates.template(key: key, makeRequest),
+                feed.hasFrequencies ? frequencyTemplates.template(key: key, makeFrequencies) : nil,
+                realtime ? (changesTemplates.template(key: key, makeChanges), stopTimeTemplates.template(key: feed.key, makeStopTime),
+                            addedTemplates.template(key: key, makeAdded)) : nil)
     }
 
     private static let requestTemplates = TemplateCache()
     private static let frequencyTemplates = TemplateCache()
+    private static let changesTemplates = TemplateCache()
+    private static let stopTimeTemplates = TemplateCache()
     private static let addedTemplates = TemplateCache()
 
     /// Runs `request` (a `requestPerServiceDate` shape of `feed`) for each service date that can
@@ -263,45 +314,81 @@ public struct DeparturesQuery: Sendable {
         try run(on: transit, feed: feed, template: SQLGenerator.prepare(request), frequencyTemplate: frequencies.map { SQLGenerator.prepare($0) })
     }
 
-    /// `run(on:feed:request:frequencies:)` with the requests prepared, their stops bound.
+    /// `run(on:feed:request:frequencies:)` with the requests prepared, their stops bound; with
+    /// `realtime`, the feed's delay range, its `realtimeChangesRequest` (stops bound) and
+    /// `stopTimeRequest`.
+    ///
+    /// Realtime data (rules 5-7) only ever changes the stop times it has a row for, so those rows
+    /// are read first (from their own table alone), over the window widened by the feed's delays.
+    /// The timetable's requests keep the plain window and ask for `limit` plus as many rows as
+    /// realtime changes there (at most that many of its first rows can leave or move); a changed
+    /// row is moved by its delay, or dropped when skipped, cancelled or moved out, and past the
+    /// first `limit` unchanged rows of a date the others are not decoded. The changed stop times
+    /// that the timetable's rows did not bring (moved in from outside the window, or past its
+    /// limit) are then read one by one, earliest predicted first, while they can still be among
+    /// the first `limit`.
     func run(on transit: TransitDatabase, feed: Feed, template: PreparedRequest, frequencyTemplate: PreparedRequest?,
-             realtime: RealtimeWindow? = nil) throws -> [Departure] {
+             realtime: (window: RealtimeWindow, changes: PreparedRequest, stopTime: PreparedRequest)? = nil) throws -> [Departure] {
         let zone = feed.timeZone
         let largestTime = feed.largestTime
         let end = start + duration
-        // With realtime data the timetable is read over the window widened by the delays there
-        // are (rule 7), and the predicted moments are filtered afterwards.
-        let early = start - (realtime?.latestDelay ?? 0)
-        let late = end - (realtime?.earliestDelay ?? 0)
-        let firstDate = zone.localTime(of: early).date.adding(days: -(largestTime / 86_400 + 1))
-        let lastDate = zone.localTime(of: late).date.adding(days: 1)
         var departures: [Departure] = []
+        // Changed stop times scheduled in the window: their delay (nil: no departure, rules 5-6).
+        var changes: [ScheduledStopTime: (delay: Int?, date: Int)] = [:]
+        // Changed stop times scheduled outside the window whose predicted moment is in it.
+        var movedIn: [(stopTime: ScheduledStopTime, delay: Int, date: Int)] = []
+        if let realtime {
+            let request = try realtime.changes.substituting(["from": start - realtime.window.latestDelay, "to": end - realtime.window.earliestDelay])
+            try transit.database.forEachRow(request) { row in
+                let stopTime = ScheduledStopTime(trip: row.int(4), sequence: row.int(5), scheduled: row.int(0))
+                let delay = row.int(2) == 0 ? row.optionalInt(1) : nil
+                if stopTime.scheduled >= start, stopTime.scheduled <= end {
+                    changes[stopTime] = (delay, row.int(3))
+                } else if let delay, stopTime.scheduled + delay >= start, stopTime.scheduled + delay <= end {
+                    movedIn.append((stopTime, delay, row.int(3)))
+                }
+            }
+        }
+        /// The departure of a timetable row at `stopTime`, realtime applied (nil: none in the window).
+        /// A changed row predicted after `latest` is not decoded (it cannot be listed).
+        func departure(_ row: Row, date: ServiceDate, gtfsTime: Int, stopTime: ScheduledStopTime, latest: Int = .max) -> Departure? {
+            guard !changes.isEmpty, let change = changes.removeValue(forKey: stopTime) else {
+                return Departure(feed: feed.name, row: row, serviceDate: date, gtfsTime: gtfsTime, instant: stopTime.scheduled)
+            }
+            guard let delay = change.delay, stopTime.scheduled + delay >= start, stopTime.scheduled + delay <= min(end, latest) else { return nil }
+            return Departure(feed: feed.name, row: row, serviceDate: date, gtfsTime: gtfsTime, instant: stopTime.scheduled + delay,
+                             delay: delay, isRealtime: true)
+        }
+        var changesPerDate: [Int: Int] = [:]
+        for change in changes.values { changesPerDate[change.date, default: 0] += 1 }
+        let firstDate = zone.localTime(of: start).date.adding(days: -(largestTime / 86_400 + 1))
+        let lastDate = zone.localTime(of: end).date.adding(days: 1)
         var date = firstDate
         while date <= lastDate {
             defer { date = date.adding(days: 1) }
             let base = zone.noonMinusTwelveHours(date)
-            let from = max(early - base, 0)
-            let to = min(late - base, largestTime)
+            let from = max(start - base, 0)
+            let to = min(end - base, largestTime)
             guard from <= to else { continue }
             let request = try template.substituting([
-                "date": date.yyyymmdd, "from": from, "to": to, "limit": limit > 0 && realtime == nil ? limit : -1,
+                "date": date.yyyymmdd, "from": from, "to": to, "limit": limit > 0 ? limit + changesPerDate[date.yyyymmdd, default: 0] : -1,
             ])
+            var unchanged = 0
+            // Once the date's `limit`-th unchanged departure is read, nothing later can be listed.
+            var latest = Int.max
             try transit.database.forEachRow(request) { row in
                 let gtfsTime = row.int(7)
-                // With realtime data: rules 5 and 6 (a skipped stop or a cancelled run has no
-                // departure), the delay, and the window on the predicted moment (rule 7). The
-                // strings are decoded only for the rows that stay.
-                var delay: Int?
-                if realtime != nil {
-                    if row.int(11) == 1 { return }
-                    delay = row.optionalInt(10)
-                    let instant = base + gtfsTime + (delay ?? 0)
-                    guard instant >= start, instant <= end else { return }
+                guard realtime != nil else {
+                    departures.append(Departure(feed: feed.name, row: row, serviceDate: date, gtfsTime: gtfsTime, instant: base + gtfsTime))
+                    return
                 }
-                departures.append(Departure(
-                    feed: feed.name, stopID: row.string(0), stopName: row.string(1), platformCode: row.optionalString(2),
-                    latitude: row.optionalDouble(8), longitude: row.optionalDouble(9), tripID: row.string(3), routeID: row.string(4), route: row.string(5), headsign: row.string(6),
-                    serviceDate: date, gtfsTime: gtfsTime, instant: base + gtfsTime + (delay ?? 0), delay: delay, isRealtime: delay != nil))
+                let stopTime = ScheduledStopTime(trip: row.int(10), sequence: row.int(11), scheduled: base + gtfsTime)
+                if changes[stopTime] == nil {
+                    guard limit <= 0 || unchanged < limit else { return }
+                    unchanged += 1
+                    if unchanged == limit { latest = stopTime.scheduled }
+                }
+                if let departure = departure(row, date: date, gtfsTime: gtfsTime, stopTime: stopTime, latest: latest) { departures.append(departure) }
             }
             guard let frequencyTemplate else { continue }
             // Runs start at start_time, start_time + headway, … before end_time; a stop is reached
@@ -314,17 +401,33 @@ public struct DeparturesQuery: Sendable {
                 var runStart = periodStart + firstRun * headway
                 while runStart < periodEnd, runStart + offset <= to {
                     let gtfsTime = runStart + offset
-                    if gtfsTime >= from, base + gtfsTime >= start, base + gtfsTime <= end {
-                        departures.append(Departure(
-                            feed: feed.name, stopID: row.string(0), stopName: row.string(1), platformCode: row.optionalString(2),
-                            latitude: row.optionalDouble(8), longitude: row.optionalDouble(9), tripID: row.string(3), routeID: row.string(4), route: row.string(5), headsign: row.string(6),
-                            serviceDate: date, gtfsTime: gtfsTime, instant: base + gtfsTime))
+                    if gtfsTime >= from, base + gtfsTime >= start, base + gtfsTime <= end,
+                       let departure = departure(row, date: date, gtfsTime: gtfsTime,
+                                                 stopTime: ScheduledStopTime(trip: row.int(14), sequence: row.int(15), scheduled: base + gtfsTime)) {
+                        departures.append(departure)
                     }
                     runStart += headway
+                }
+            }
+        }
+        if let realtime {
+            // The changed stop times listed that no timetable row brought.
+            let unseen = changes.compactMap { stopTime, change in change.delay.map { (stopTime: stopTime, delay: $0, date: change.date) } }
+                .filter { $0.stopTime.scheduled + $0.delay >= start && $0.stopTime.scheduled + $0.delay <= end }
+            var instants = departures.map(\.instant).sorted()
+            for (stopTime, delay, yyyymmdd) in (movedIn + unseen).sorted(by: { $0.stopTime.scheduled + $0.delay < $1.stopTime.scheduled + $1.delay }) {
+                // Once `limit` departures leave before it, neither it nor any later one is listed.
+                if limit > 0, instants.count >= limit, instants[limit - 1] < stopTime.scheduled + delay { break }
+                guard let date = ServiceDate(yyyymmdd: yyyymmdd) else { continue }
+                let request = try realtime.stopTime.substituting(["trip": stopTime.trip, "sequence": stopTime.sequence, "date": yyyymmdd])
+                try transit.database.forEachRow(request) { row in
+                    let departure = Departure(feed: feed.name, row: row, serviceDate: date, gtfsTime: stopTime.scheduled - zone.noonMinusTwelveHours(date),
+                                              instant: stopTime.scheduled + delay, delay: delay, isRealtime: true)
+                    departures.append(departure)
+                    instants.insert(departure.instant, at: instants.firstIndex { $0 > departure.instant } ?? instants.endIndex)
                 }
             }
         }
         return departures
     }
 }
-

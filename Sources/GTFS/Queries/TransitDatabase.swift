@@ -82,14 +82,17 @@ public final class TransitDatabase {
         if let cached = realtimeCache { return cached }
         var found: [Int: (timestamp: Int?, window: RealtimeWindow)] = [:]
         // Keyed by feed: one primary-key search per feed of the database.
-        let query = Query(table: "realtime_feeds").select(Column("feed"), Column("timestamp"), Column("latest_delay"), Column("earliest_delay"))
+        // Qualified names: SQLite would read an unknown bare "name" as a string, not fail.
+        let query = Query(table: "realtime_feeds")
+            .select(["feed", "timestamp", "latest_delay", "earliest_delay", "added_departures"].map { SelectedProperty(Column($0, of: "realtime_feeds")) })
             .filter(Column("feed").isIn(feeds.map(\.key)))
         do {
             try database.forEachRow(SQLGenerator.prepare(query)) {
-                found[$0.int(0)] = ($0.optionalInt(1), RealtimeWindow(latestDelay: $0.int(2), earliestDelay: $0.int(3)))
+                found[$0.int(0)] = ($0.optionalInt(1), RealtimeWindow(latestDelay: $0.int(2), earliestDelay: $0.int(3), hasAddedDepartures: $0.int(4) > 0))
             }
-        } catch let error as DatabaseError where error.isMissingTable {
-            // No realtime data was ever read into this database.
+        } catch let error as DatabaseError where error.isMissingTable || error.isMissingColumn {
+            // No realtime data was ever read into this database, or only by a development build
+            // whose tables the next `transit realtime` replaces.
         }
         realtimeCache = found
         return found

@@ -16,6 +16,8 @@ public struct TripCall: Sendable, Equatable {
     public let interpolated: Bool
     public let pickupType: Int?
     public let dropOffType: Int?
+    /// The stop's key in the database.
+    public let stopKey: Int
 }
 
 /// "Where does this bus go": a trip with its route, service and stop calls in `stop_sequence`
@@ -73,7 +75,7 @@ public struct TripDetails: Sendable {
                 SelectedProperty(Column("stop_lat", of: "stops")), SelectedProperty(Column("stop_lon", of: "stops")),
                 SelectedProperty(Column("arrival", of: "st")), SelectedProperty(Column("departure", of: "st")),
                 SelectedProperty(Column("interpolated", of: "st")), SelectedProperty(Column("pickup_type", of: "st")),
-                SelectedProperty(Column("drop_off_type", of: "st")),
+                SelectedProperty(Column("drop_off_type", of: "st")), SelectedProperty(Column("stop", of: "st")),
             ])
             .filter(Column("trip", of: "st") == key)
             .sorted(by: [Column("stop_sequence", of: "st").ascending])
@@ -82,7 +84,7 @@ public struct TripDetails: Sendable {
             list.append(TripCall(sequence: $0.int(0), stopID: $0.string(1), stopName: $0.optionalString(2) ?? "",
                                  platformCode: $0.optionalString(3), latitude: $0.optionalDouble(4), longitude: $0.optionalDouble(5),
                                  arrival: $0.optionalInt(6), departure: $0.optionalInt(7), interpolated: $0.int(8) != 0,
-                                 pickupType: $0.optionalInt(9), dropOffType: $0.optionalInt(10)))
+                                 pickupType: $0.optionalInt(9), dropOffType: $0.optionalInt(10), stopKey: $0.int(11)))
         }
         self.calls = list
     }
@@ -90,10 +92,17 @@ public struct TripDetails: Sendable {
     /// True when the trip's service runs on `date`.
     /// The stored realtime changes of this trip's run on `date`, by `stop_sequence`: the delay
     /// (nil: the timetable's time) and whether the stop is skipped (every stop of a cancelled run).
-    /// Empty when realtime data says nothing of the run.
+    /// Empty when realtime data says nothing of the run (and for a trip run by `frequencies.txt`,
+    /// whose runs this listing does not tell apart).
     public func realtimeChanges(on date: ServiceDate, in transit: TransitDatabase) throws -> [Int: (delay: Int?, skipped: Bool)] {
+        // Keyed by stop and scheduled moment: one range per stop of the trip, over the run's span.
+        let base = feed.timeZone.noonMinusTwelveHours(date)
+        let times = calls.compactMap { $0.departure ?? $0.arrival }
+        guard let first = times.min(), let last = times.max() else { return [:] }
         let query = Query(table: "realtime_stop_times").select(Column("stop_sequence"), Column("delay"), Column("skipped"))
-            .filter(Column("trip") == key && Column("service_date") == date.yyyymmdd)
+            .filter(Column("stop").isIn(Array(Set(calls.map(\.stopKey))).sorted()))
+            .filter(Column("scheduled").between(base + first, and: base + last))
+            .filter(Column("trip") == key && Column("service_date") == date.yyyymmdd && Column("run_start").isNull)
         var changes: [Int: (delay: Int?, skipped: Bool)] = [:]
         do {
             try transit.database.forEachRow(SQLGenerator.prepare(query)) { changes[$0.int(0)] = ($0.optionalInt(1), $0.int(2) == 1) }

@@ -26,6 +26,17 @@ struct RealtimeApplier {
     /// The largest and smallest delay written (0 when none): the widening departures need.
     private(set) var latestDelay = 0
     private(set) var earliestDelay = 0
+    /// How many departures NEW trips added.
+    private(set) var addedDepartures = 0
+    /// The changed stop times, written by `flush` in the table's key order (inserts in key order
+    /// fill B-tree pages one after another instead of splitting them at random).
+    private var changed: [ChangedStopTime] = []
+
+    /// A row of `realtime_stop_times`, with the order it was made in (the first of two updates of
+    /// the same stop time wins).
+    private struct ChangedStopTime {
+        let stop: Int, scheduled: Int, trip: Int, sequence: Int, date: Int, runStart: Int?, delay: Int?, skipped: Bool, order: Int
+    }
 
     init(database: Database, feed: Feed) throws {
         self.database = database
@@ -50,16 +61,26 @@ struct RealtimeApplier {
         return found
     }
 
-    /// Rules 2-6 for a trip update matched to the run of `trip` on `date`.
-    mutating func apply(_ update: RealtimeDataset.TripUpdate, trip: Int, on date: ServiceDate, into summary: inout RealtimeSummary) throws {
+    /// Rules 2-6 for a trip update matched to the run of `trip` on `date` (for a trip run by
+    /// `frequencies.txt`, the run starting at `runStart`, GTFS seconds).
+    mutating func apply(_ update: RealtimeDataset.TripUpdate, trip: Int, on date: ServiceDate, runStart: Int? = nil,
+                        into summary: inout RealtimeSummary) throws {
         var times: [(sequence: Int, stop: Int, arrival: Int?, departure: Int?)] = []
         try database.forEachRow(try stopTimesOfTrip.substituting(["trip": trip])) {
             times.append(($0.int(0), $0.int(1), $0.optionalInt(2), $0.optionalInt(3)))
         }
-        func write(_ sequence: Int, delay: Int?, skipped: Bool) throws {
-            try rowInsert.bind([.integer(Int64(trip)), .integer(Int64(date.yyyymmdd)), .integer(Int64(sequence)), delay.sqlValue,
-                                .integer(skipped ? 1 : 0)])
-            try rowInsert.run()
+        // A frequency run keeps the template's spacing, shifted to start at `runStart`.
+        if let runStart, let first = times.lazy.compactMap({ $0.departure ?? $0.arrival }).first {
+            let shift = runStart - first
+            times = times.map { ($0.sequence, $0.stop, $0.arrival.map { $0 + shift }, $0.departure.map { $0 + shift }) }
+        }
+        let base = feed.timeZone.noonMinusTwelveHours(date)
+        func write(_ index: Int, delay: Int?, skipped: Bool) throws {
+            // A stop time with no time at all has nothing to move (and no departure to list).
+            let time = times[index]
+            guard let scheduled = time.departure ?? time.arrival else { return }
+            changed.append(ChangedStopTime(stop: time.stop, scheduled: base + scheduled, trip: trip, sequence: time.sequence, date: date.yyyymmdd,
+                                           runStart: runStart, delay: delay, skipped: skipped, order: changed.count))
             if let delay {
                 latestDelay = max(latestDelay, delay)
                 earliestDelay = min(earliestDelay, delay)
@@ -67,7 +88,7 @@ struct RealtimeApplier {
         }
         let relationship = update.trip.relationship
         if relationship == 3 || relationship == 7 {
-            for time in times { try write(time.sequence, delay: nil, skipped: true) }
+            for index in times.indices { try write(index, delay: nil, skipped: true) }
             return
         }
         // Rule 2.
@@ -88,7 +109,6 @@ struct RealtimeApplier {
             updates[index] = stopTime
         }
         // Rules 3-5, stop by stop.
-        let base = feed.timeZone.noonMinusTwelveHours(date)
         var current = update.delay
         for (index, time) in times.enumerated() {
             var skipped = false
@@ -102,8 +122,20 @@ struct RealtimeApplier {
                     }
                 }
             }
-            if skipped || current != nil { try write(time.sequence, delay: current, skipped: skipped) }
+            if skipped || current != nil { try write(index, delay: current, skipped: skipped) }
         }
+    }
+
+    /// Writes the changed stop times of every update applied, in key order; the first of two
+    /// rows for one stop time stays.
+    mutating func flush() throws {
+        changed.sort { ($0.stop, $0.scheduled, $0.trip, $0.sequence, $0.order) < ($1.stop, $1.scheduled, $1.trip, $1.sequence, $1.order) }
+        for row in changed {
+            try rowInsert.bind([.integer(Int64(row.stop)), .integer(Int64(row.scheduled)), .integer(Int64(row.trip)), .integer(Int64(row.sequence)),
+                                .integer(Int64(row.date)), row.runStart.sqlValue, row.delay.sqlValue, .integer(row.skipped ? 1 : 0)])
+            try rowInsert.run()
+        }
+        changed = []
     }
 
     /// Rule 3: the delay an update gives its stop, or nil when it gives none that can be computed.
@@ -142,6 +174,7 @@ struct RealtimeApplier {
                                   .integer(Int64(time)), .integer(Int64(date.yyyymmdd)), update.trip.tripID.sqlValue, route.sqlValue,
                                   update.trip.routeID.sqlValue, headsign.sqlValue])
             try addedInsert.run()
+            addedDepartures += 1
         }
         return date
     }

@@ -61,21 +61,28 @@ public enum RealtimeSchema {
     ])
 
     /// Per feed with realtime data: the timestamp its freshness is judged by (the oldest header of
-    /// the sources that had trip updates) and the range of the predicted delays, by which
-    /// departures widen their window (a bus scheduled before `--at` but late enough is listed).
+    /// the sources that had trip updates), the range of the predicted delays, by which
+    /// departures widen their search for changed stop times (a bus scheduled before `--at` but
+    /// late enough is listed), and how many departures NEW trips add (none: not searched).
     static let feeds = TableDefinition("realtime_feeds", columns: [
         C("feed", .integer, primaryKey: true), C("timestamp", .integer),
         C("latest_delay", .integer, notNull: true, default: 0), C("earliest_delay", .integer, notNull: true, default: 0),
+        C("added_departures", .integer, notNull: true, default: 0),
     ])
 
     /// The trip updates applied to the timetable when they are stored (rules 2-6): for each stop
     /// time of a matched run that realtime changes, the delay to add to its times, or `skipped`
     /// (a SKIPPED stop, every stop of a CANCELED or DELETED run). Stop times without a row keep
-    /// the timetable. Departures read it with one key lookup per candidate row.
+    /// the timetable.
+    ///
+    /// Keyed by stop and scheduled moment, so a departures query finds, with one index range per
+    /// stop, every run that realtime moves into or out of its window; `run_start` is the run's
+    /// start (GTFS seconds) for a trip run by `frequencies.txt`, NULL otherwise.
     static let stopTimes = TableDefinition("realtime_stop_times", columns: [
-        C("trip", .integer, notNull: true), C("service_date", .integer, notNull: true), C("stop_sequence", .integer, notNull: true),
-        C("delay", .integer), C("skipped", .integer, notNull: true, default: 0),
-    ], primaryKey: ["trip", "service_date", "stop_sequence"], withoutRowID: true)
+        C("stop", .integer, notNull: true), C("scheduled", .integer, notNull: true),
+        C("trip", .integer, notNull: true), C("stop_sequence", .integer, notNull: true), C("service_date", .integer, notNull: true),
+        C("run_start", .integer), C("delay", .integer), C("skipped", .integer, notNull: true, default: 0),
+    ], primaryKey: ["stop", "scheduled", "trip", "stop_sequence"], withoutRowID: true)
 
     /// The departures of NEW (or ADDED) trips, which the timetable does not have: at their
     /// updated stops but the last, at the times given.

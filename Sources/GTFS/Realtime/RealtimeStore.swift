@@ -29,7 +29,8 @@ public struct RealtimeSummary: Sendable {
 /// Rule 1: a TripUpdate applies to the run of `trip_id` on its `start_date`; without one, to the
 /// run whose service date is, among the day of the message timestamp and the day before (in the
 /// feed's zone), one on which the trip runs, and whose start (its first departure on that date) is
-/// nearest to the timestamp. Frequency-based trips keep their `start_time` to tell runs apart.
+/// nearest to the timestamp. A trip run by `frequencies.txt` is matched by `start_date` and
+/// `start_time` (the run starting then); without `start_time` it is unmatched.
 public enum RealtimeStore {
     /// Stores `dataset` as the realtime data of the feed named `feedName` (nil: the database's only
     /// feed) in the database at `path`; `now` stands for the header timestamp when a message has none.
@@ -53,6 +54,7 @@ public enum RealtimeStore {
                 }
                 feed = only
             }
+            try dropOlderRealtimeTables(in: database)
             for table in RealtimeSchema.tables { try database.execute(table.sqlIfNotExists) }
             for index in RealtimeSchema.indexes { try database.execute(index.sqlIfNotExists) }
             try removeRealtime(ofFeed: feed.key, from: database)
@@ -64,11 +66,31 @@ public enum RealtimeStore {
         return summary!
     }
 
+    /// A database that read realtime data with a development build whose realtime tables lack a
+    /// column of these: realtime data is replaced at every read anyway, so the tables go (every
+    /// feed's realtime data with them) and are made anew.
+    static func dropOlderRealtimeTables(in database: Database) throws {
+        let current = try RealtimeSchema.tables.allSatisfy { table in
+            // Qualified names: SQLite would take an unknown bare "name" for a string.
+            let probe = SQLGenerator.prepare(Query(table: table.name).select(table.columnNames.map { SelectedProperty(Column($0, of: table.name)) }).limited(to: 1))
+            do {
+                _ = try database.makeStatement(probe.sql)
+                return true
+            } catch let error as DatabaseError where error.isMissingTable {
+                return true  // made below
+            } catch is DatabaseError {
+                return false
+            }
+        }
+        if !current { for table in RealtimeSchema.tables { try database.execute(table.dropSQL) } }
+    }
+
     /// Deletes every realtime row of feed `feed` (its keys are the feed's key block).
     static func removeRealtime(ofFeed feed: Int, from database: Database) throws {
         func deleteRange(_ table: String, _ column: String) throws { try FeedCatalog.deleteKeys(ofFeed: feed, from: table, column: column, in: database) }
         try deleteRange("realtime_stop_time_updates", "trip_update")
-        try deleteRange("realtime_stop_times", "trip")
+        // Stop keys lie in the feed's block too: one range of the primary key.
+        try deleteRange("realtime_stop_times", "stop")
         try deleteRange("realtime_added_departures", "id")
         try deleteRange("realtime_trip_updates", "id")
         try deleteRange("realtime_vehicles", "id")
@@ -107,6 +129,7 @@ public enum RealtimeStore {
                 .filter(Column("stop_id") == SQLExpression.variable("stop_id") && Column("feed") == feed.key))
             let runs = SQLGenerator.prepare(Query(table: feed.tables.serviceDays).select(Column("date"))
                 .filter(Column("service") == SQLExpression.variable("service") && Column("date").isIn(variablesNamed: "date", count: 2)))
+            let frequencyCount = SQLGenerator.prepareCount(Query(table: "frequencies").filter(Column("trip") == SQLExpression.variable("trip")))
             let firstDeparture = SQLGenerator.prepare(Query(table: feed.tables.stopTimes).select(Column("departure"))
                 .filter(Column("trip") == SQLExpression.variable("trip") && Column("departure").isNotNull)
                 .sorted(by: [Column("stop_sequence").ascending]).limited(to: 1))
@@ -135,6 +158,7 @@ public enum RealtimeStore {
                 let descriptor = update.trip
                 var tripKey: Int?
                 var serviceDate: ServiceDate?
+                var runStart: Int?
                 if descriptor.isAdded {
                     summary.added += 1
                     serviceDate = descriptor.startDate
@@ -158,8 +182,17 @@ public enum RealtimeStore {
                                     < abs(feed.timeZone.noonMinusTwelveHours(b) + (start ?? 0) - timestamp)
                             }
                         }
-                        if serviceDate != nil {
+                        // A trip run by frequencies.txt has one run per start_time: without one
+                        // no run can be told from the others.
+                        var runsByFrequency = false
+                        if feed.hasFrequencies {
+                            try database.forEachRow(try frequencyCount.substituting(["trip": found.key])) { runsByFrequency = $0.int(0) > 0 }
+                        }
+                        if runsByFrequency, descriptor.startTime == nil {
+                            unmatched("\(tripID) (runs by frequencies.txt: start_time is needed to tell its runs apart)")
+                        } else if serviceDate != nil {
                             tripKey = found.key
+                            runStart = runsByFrequency ? descriptor.startTime : nil
                             summary.matched += 1
                         } else {
                             unmatched("\(tripID) (does not run on \(day.adding(days: -1)) or \(day))")
@@ -188,7 +221,7 @@ public enum RealtimeStore {
                 ])
                 try tripInsert.run()
                 if let tripKey, let serviceDate {
-                    try applier.apply(update, trip: tripKey, on: serviceDate, into: &summary)
+                    try applier.apply(update, trip: tripKey, on: serviceDate, runStart: runStart, into: &summary)
                 }
                 for (position, stopTime) in update.stopTimeUpdates.enumerated() {
                     try stopTimeInsert.bind([
@@ -200,11 +233,12 @@ public enum RealtimeStore {
                     try stopTimeInsert.run()
                 }
             }
+            try applier.flush()
             summary.unmatchedExamples = unmatchedIDs
             let tripUpdateTimestamps = dataset.sources.filter { $0.tripUpdates > 0 }.compactMap(\.timestamp)
             let feedInsert = try database.makeStatement(RealtimeSchema.feeds.insertSQL(columns: RealtimeSchema.feeds.columnNames))
             try feedInsert.bind([.integer(Int64(feed.key)), (tripUpdateTimestamps.min() ?? timestamp).sqlValue,
-                                 .integer(Int64(applier.latestDelay)), .integer(Int64(applier.earliestDelay))])
+                                 .integer(Int64(applier.latestDelay)), .integer(Int64(applier.earliestDelay)), .integer(Int64(applier.addedDepartures))])
             try feedInsert.run()
             let vehicleInsert = try database.makeStatement(RealtimeSchema.vehicles.insertSQL(columns: RealtimeSchema.vehicles.columnNames))
             for vehicle in dataset.vehicles {

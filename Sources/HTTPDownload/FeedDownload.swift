@@ -2,19 +2,18 @@ import Foundation
 #if canImport(FoundationNetworking)
 import FoundationNetworking
 #endif
-import GTFS
 
 /// Downloads a feed (or any file) over HTTP(S) into a file beside the database, the way
-/// `transit import URL` needs it: redirects followed, the user's headers sent, the validators of an
-/// earlier download sent so an unchanged feed is not downloaded again, progress on a terminal, and
-/// every failure one line naming the URL.
+/// `transit import URL` and `transit realtime URL` need it: redirects followed, the user's headers
+/// sent, the validators of an earlier download sent so an unchanged feed is not downloaded again,
+/// progress on a terminal, and every failure one line naming the URL.
 ///
-/// Foundation's `URLSession` (FoundationNetworking, on libcurl) is the client: `transit-import`
-/// links Foundation already for zip archives, so it adds no package and nothing to the start-up of
-/// the query commands, which never link it.
-final class FeedDownload: NSObject, URLSessionDataDelegate, @unchecked Sendable {
+/// Foundation's `URLSession` (FoundationNetworking, on libcurl) is the client: only the helpers
+/// `transit-import` and `transit-realtime` link it, so it adds nothing to the start-up of the query
+/// commands.
+public final class FeedDownload: NSObject, URLSessionDataDelegate, @unchecked Sendable {
     /// What came of a download.
-    enum Outcome {
+    public enum Outcome {
         /// The body is in the file; the validators to send next time.
         case downloaded(etag: String?, lastModified: String?)
         /// The server says the feed has not changed since the validators sent.
@@ -22,18 +21,21 @@ final class FeedDownload: NSObject, URLSessionDataDelegate, @unchecked Sendable 
     }
 
     /// Why a download failed, said as one line with the URL.
-    struct Failure: Error, CustomStringConvertible {
-        let url: String
-        let reason: String
-        var description: String { "\(url): \(reason)" }
+    public struct Failure: Error, CustomStringConvertible {
+        public let url: String
+        public let reason: String
+        public var description: String { "\(url): \(reason)" }
     }
 
     let url: URL
     let headers: [(name: String, value: String)]
-    let destination: String
+    /// The file the body goes to; nil keeps it in `body`.
+    let destination: String?
+    /// The body, when there is no destination file (a realtime message: kilobytes to a few megabytes).
+    public private(set) var body: [UInt8] = []
     let showProgress: Bool
     /// Seconds without progress before giving up.
-    static let timeout: TimeInterval = {
+    public static let timeout: TimeInterval = {
         if let text = ProcessInfo.processInfo.environment["TRANSIT_HTTP_TIMEOUT"], let seconds = Double(text), seconds > 0 { return seconds }
         return 60
     }()
@@ -49,7 +51,9 @@ final class FeedDownload: NSObject, URLSessionDataDelegate, @unchecked Sendable 
     private let started = Date()
     private let done = DispatchSemaphore(value: 0)
 
-    init(url: URL, headers: [(name: String, value: String)], destination: String, showProgress: Bool) {
+    /// A download of `url` (with `headers`) into the file `destination` (nil: into `body`), with a
+    /// progress line on standard error when `showProgress`.
+    public init(url: URL, headers: [(name: String, value: String)], destination: String?, showProgress: Bool) {
         self.url = url
         self.headers = headers
         self.destination = destination
@@ -57,11 +61,13 @@ final class FeedDownload: NSObject, URLSessionDataDelegate, @unchecked Sendable 
     }
 
     /// Runs the download; with `etag` or `lastModified` of an earlier one, asks only for a change.
-    func run(etag previousETag: String?, lastModified previousLastModified: String?) throws -> Outcome {
-        guard FileManager.default.createFile(atPath: destination, contents: nil), let handle = FileHandle(forWritingAtPath: destination) else {
-            throw Failure(url: url.absoluteString, reason: "cannot write the download beside the database (\(destination))")
+    public func run(etag previousETag: String?, lastModified previousLastModified: String?) throws -> Outcome {
+        if let destination {
+            guard FileManager.default.createFile(atPath: destination, contents: nil), let handle = FileHandle(forWritingAtPath: destination) else {
+                throw Failure(url: url.absoluteString, reason: "cannot write the download beside the database (\(destination))")
+            }
+            file = handle
         }
-        file = handle
         var request = URLRequest(url: url, cachePolicy: .reloadIgnoringLocalAndRemoteCacheData, timeoutInterval: FeedDownload.timeout)
         for header in headers { request.addValue(header.value, forHTTPHeaderField: header.name) }
         if let previousETag { request.setValue(previousETag, forHTTPHeaderField: "If-None-Match") }
@@ -72,7 +78,7 @@ final class FeedDownload: NSObject, URLSessionDataDelegate, @unchecked Sendable 
         session.dataTask(with: request).resume()
         done.wait()
         session.finishTasksAndInvalidate()
-        try? handle.close()
+        try? file?.close()
         if showProgress { FileHandle.standardError.write("\r\u{1B}[K".data(using: .utf8)!) }
         if let failure { throw failure }
         if status == 304 { return .unchanged }
@@ -82,7 +88,7 @@ final class FeedDownload: NSObject, URLSessionDataDelegate, @unchecked Sendable 
         return .downloaded(etag: etag, lastModified: lastModified)
     }
 
-    func urlSession(_ session: URLSession, dataTask: URLSessionDataTask, didReceive response: URLResponse,
+    public func urlSession(_ session: URLSession, dataTask: URLSessionDataTask, didReceive response: URLResponse,
                     completionHandler: @escaping (URLSession.ResponseDisposition) -> Void) {
         let http = response as? HTTPURLResponse
         status = http?.statusCode ?? 0
@@ -100,10 +106,10 @@ final class FeedDownload: NSObject, URLSessionDataDelegate, @unchecked Sendable 
         completionHandler(.allow)
     }
 
-    func urlSession(_ session: URLSession, dataTask: URLSessionDataTask, didReceive data: Data) {
+    public func urlSession(_ session: URLSession, dataTask: URLSessionDataTask, didReceive data: Data) {
         guard failure == nil else { return }
         do {
-            try file?.write(contentsOf: data)
+            if let file { try file.write(contentsOf: data) } else { body.append(contentsOf: data) }
         } catch {
             failure = Failure(url: url.absoluteString, reason: "cannot write the download: \(error.localizedDescription)")
             dataTask.cancel()
@@ -121,7 +127,7 @@ final class FeedDownload: NSObject, URLSessionDataDelegate, @unchecked Sendable 
         }
     }
 
-    func urlSession(_ session: URLSession, task: URLSessionTask, didCompleteWithError error: Error?) {
+    public func urlSession(_ session: URLSession, task: URLSessionTask, didCompleteWithError error: Error?) {
         if let error, failure == nil, status != 304 {
             if expected >= 0 && received < expected {
                 failure = Failure(url: url.absoluteString, reason: "the body ended after \(received) of \(expected) bytes (Content-Length); the connection was cut")
@@ -133,7 +139,7 @@ final class FeedDownload: NSObject, URLSessionDataDelegate, @unchecked Sendable 
     }
 
     /// A network error in the words a user reads.
-    static func describe(_ error: Error) -> String {
+    public static func describe(_ error: Error) -> String {
         let code = (error as? URLError)?.code
         switch code {
         case .timedOut?: return "timed out after \(Int(timeout)) s without data"
@@ -148,7 +154,7 @@ final class FeedDownload: NSObject, URLSessionDataDelegate, @unchecked Sendable 
     }
 
     /// `12.3 MB`.
-    static func size(_ bytes: Int64) -> String {
+    public static func size(_ bytes: Int64) -> String {
         if bytes < 1_000_000 { return "\(bytes / 1000) kB" }
         return String(format: "%.1f MB", Double(bytes) / 1_000_000)
     }
