@@ -7,7 +7,7 @@ TESTFLAGS := -c release -Xswiftc -enable-testing --scratch-path .build-test
 BIN       := .build/release/transit
 DEMO_DB   := demo.sqlite
 
-.PHONY: build test demo bench bench-import bench-queries bench-list bench-feeds bench-batch bench-realtime realtime-proto faults fuzz sanitize clean
+.PHONY: build test demo install uninstall man bench bench-import bench-queries bench-list bench-feeds bench-batch bench-realtime realtime-proto faults fuzz sanitize clean
 
 build:
 	$(SWIFT) build -c release --static-swift-stdlib
@@ -33,6 +33,50 @@ demo: build
 	@echo
 	@echo '$$ transit search "gorli strasse" --explain'
 	@$(BIN) search "gorli strasse" --explain --db $(DEMO_DB)
+
+# Installs the three programs (transit runs transit-import and transit-realtime from beside
+# itself), the manual pages of man/ and the completion scripts transit writes for bash, zsh and
+# fish: `make install PREFIX=~/.local`; DESTDIR stages a package. RELEASE names another build's
+# folder to install from (the tests install theirs without building this one).
+PREFIX   ?= /usr/local
+DESTDIR  ?=
+RELEASE  ?= .build/release
+PROGRAMS := transit transit-import transit-realtime
+BINDIR   := $(DESTDIR)$(PREFIX)/bin
+MANDIR   := $(DESTDIR)$(PREFIX)/share/man/man1
+BASHDIR  := $(DESTDIR)$(PREFIX)/share/bash-completion/completions
+ZSHDIR   := $(DESTDIR)$(PREFIX)/share/zsh/site-functions
+FISHDIR  := $(DESTDIR)$(PREFIX)/share/fish/vendor_completions.d
+MANPAGES := $(notdir $(wildcard man/*.1))
+
+install: $(if $(filter .build/release,$(RELEASE)),build)
+	install -d $(BINDIR) $(MANDIR) $(BASHDIR) $(ZSHDIR) $(FISHDIR)
+	install -m 755 $(addprefix $(RELEASE)/,$(PROGRAMS)) $(BINDIR)
+	install -m 644 $(addprefix man/,$(MANPAGES)) $(MANDIR)
+	$(RELEASE)/transit --generate-completion-script bash > $(BASHDIR)/transit
+	$(RELEASE)/transit --generate-completion-script zsh > $(ZSHDIR)/_transit
+	$(RELEASE)/transit --generate-completion-script fish > $(FISHDIR)/transit.fish
+
+# Removes exactly the files `make install` put there (with the same PREFIX and DESTDIR); the
+# folders stay, as they may be shared.
+uninstall:
+	rm -f $(addprefix $(BINDIR)/,$(PROGRAMS)) $(addprefix $(MANDIR)/,$(MANPAGES)) \
+	  $(BASHDIR)/transit $(ZSHDIR)/_transit $(FISHDIR)/transit.fish
+
+# Regenerates man/ (transit.1 and one transit-SUBCOMMAND.1 each) from the commands' help with
+# swift-argument-parser's generate-manual plugin. It builds every product in its own folder
+# (minutes), so the pages are committed and neither CI nor `make install` needs this.
+man:
+	$(SWIFT) package --scratch-path .build-man generate-manual --multi-page --date 2026-11-23 \
+	  --authors "the transit developers"
+	rm -f man/*.1
+	mkdir -p man
+	# transit.feeds.remove.1 -> transit-feeds-remove.1 (git's convention), references too.
+	for page in .build-man/plugins/GenerateManual/outputs/transit/*.1; do \
+	  name=$$(basename $$page .1); \
+	  sed -e 's/^\(\.Xr transit\)\.\([a-z.]*\)/\1-\2/' -e '/^\.Xr/s/\([a-z]\)\.\([a-z]\)/\1-\2/g' \
+	    -e '/^\.Dt/s/\([A-Z]\)\./\1-/g' $$page > man/$$(echo $$name | tr . -).1; \
+	done
 
 bench: build bench-import bench-queries bench-list bench-feeds bench-batch bench-realtime
 
@@ -91,4 +135,4 @@ sanitize:
 	$(SWIFT) test --skip-build --scratch-path .build-tsan -Xswiftc -sanitize=thread
 
 clean:
-	rm -rf .build .build-test .build-fuzz .build-asan .build-tsan $(DEMO_DB)
+	rm -rf .build .build-test .build-fuzz .build-asan .build-tsan .build-man .build-static $(DEMO_DB)

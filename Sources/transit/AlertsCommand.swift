@@ -8,12 +8,14 @@ import Glibc
 struct AlertsCommand: ParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "alerts",
+        _superCommandName: "transit",
         abstract: "List service alerts read by `transit realtime` that are active at --at, all or those concerning a stop, a place or a route.",
         discussion: """
             An alert is active when --at (default: now) is in one of its active periods, or always when it gives none. With --stop (a station includes its platforms) or --near, the alerts whose informed entities concern those stops, their stations, the routes calling there, their route types or agencies; with --route, that route, its type or its agency (an entity concerns them when every field it gives does). Text is in --lang, else the feed's language (feed_info.txt), else the text without a language, else the first.
             Examples: transit alerts --stop HBF
                       transit alerts --route 1 --lang de --format json
-            """
+            """,
+        version: TransitCommand.version
     )
 
     @OptionGroup var stops: StopChoiceOptions

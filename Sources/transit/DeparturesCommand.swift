@@ -8,13 +8,15 @@ import Glibc
 struct DeparturesCommand: ParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "departures",
+        _superCommandName: "transit",
         abstract: "List what leaves soon from a stop or near a point.",
         discussion: """
             Times are wall-clock times in the agency time zone of the feeds asked (--at may also carry a UTC offset or Z; it must when those feeds are in different zones); each departure is shown in its own feed's zone. A departure is listed when its moment (noon of its service date minus 12 hours, plus its GTFS time) is within [--at, --at + --within]: trips of yesterday's service running past midnight count, and calendar_dates additions and removals apply. Rows where boarding is not allowed (pickup_type 1) and the last stop of each trip are left out. With realtime data read by `transit realtime` at most --max-age minutes older than --at, times are the predicted ones (delays, skipped stops, cancelled and new trips; JSON adds scheduled, delay_s, realtime); --no-realtime shows the timetable.
             Examples: transit departures --stop HBF --at "2026-03-02 08:00"
                       transit departures --near 54.687,25.28 --radius 400 --within 10
             Many questions in one run: --input questions.csv (columns stop_id, or lat,lon[,radius]; then at[,within][,limit]; a missing or empty cell takes the flag's value; - reads standard input) answers every row, in order, each record with its row number as `input`.
-            """
+            """,
+        version: TransitCommand.version
     )
 
     @OptionGroup var stops: StopChoiceOptions

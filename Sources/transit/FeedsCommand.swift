@@ -5,6 +5,7 @@ import GTFS
 struct FeedsCommand: ParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "feeds",
+        _superCommandName: "transit",
         abstract: "List the feeds of the database, or remove one.",
         discussion: """
             A database holds any number of feeds, each under a name given at import (transit import FEED --feed NAME; by default the file or folder name). Every query answers from all of them unless --feed NAME picks some.
@@ -13,6 +14,7 @@ struct FeedsCommand: ParsableCommand {
                       transit feeds remove caltrain
                       transit feeds upgrade        (a database written by an earlier transit, in place)
             """,
+        version: TransitCommand.version,
         subcommands: [FeedsListCommand.self, FeedsRemoveCommand.self, FeedsUpgradeCommand.self],
         defaultSubcommand: FeedsListCommand.self
     )
@@ -42,7 +44,7 @@ struct FeedsRemoveCommand: ParsableCommand {
         abstract: "Remove one feed and all of its rows; the other feeds are not touched."
     )
 
-    @Argument(help: ArgumentHelp("The feed's name (see `transit feeds`).", valueName: "name"))
+    @Argument(help: ArgumentHelp("The feed's name (see `transit feeds`).", valueName: "name"), completion: Completion.feedNames)
     var name: String
 
     @OptionGroup var database: DatabaseOptions

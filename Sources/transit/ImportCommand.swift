@@ -13,6 +13,7 @@ import Glibc
 struct ImportCommand: ParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "import",
+        _superCommandName: "transit",
         abstract: "Add a GTFS feed (.zip or folder) to the database, or replace the feed of the same name.",
         discussion: """
             A database holds any number of feeds. The feed is stored under --feed NAME (default: the file or folder name without extension, lowercased, other characters than a-z 0-9 - _ turned into -); importing under a name the database has replaces that feed, and the other feeds are not touched. All or nothing: on any error, Ctrl-C or kill -9, the database holds exactly the feeds it held before. Rows that reference unknown stops or trips, and duplicate ids, are skipped and counted in the summary.
@@ -22,16 +23,18 @@ struct ImportCommand: ParsableCommand {
                       transit import "Caltrain 2017.zip" --feed caltrain
                       transit import https://example.org/gtfs.zip --header "X-Api-Key: KEY"
                       transit import --feed gtfs
-            """
+            """,
+        version: TransitCommand.version
     )
 
-    @Argument(help: ArgumentHelp("The GTFS feed: a .zip file, a folder of .txt files, or an http(s) URL of a .zip (default with --feed: where that feed came from).", valueName: "feed"))
+    @Argument(help: ArgumentHelp("The GTFS feed: a .zip file, a folder of .txt files, or an http(s) URL of a .zip (default with --feed: where that feed came from).", valueName: "feed"), completion: .file())
     var source: String?
 
     @Option(name: .long, parsing: .unconditionalSingleValue, help: ArgumentHelp("Send this HTTP header with the download (a feed behind an API key); repeatable.", valueName: "name: value"))
     var header: [String] = []
 
-    @Option(name: .long, help: ArgumentHelp("The feed's name in the database (a-z 0-9 - _; default: from the file name).", valueName: "name"))
+    @Option(name: .long, help: ArgumentHelp("The feed's name in the database (a-z 0-9 - _; default: from the file name).", valueName: "name"),
+            completion: Completion.feedNames)
     var feed: String?
 
     @Option(name: .long, help: ArgumentHelp("Read every file in this encoding: utf-8, utf-16, windows-1252, iso-8859-1 or iso-8859-15 (default: detected per file).", valueName: "name"))

@@ -6,12 +6,14 @@ import GTFS
 struct ListCommand: ParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "list",
+        _superCommandName: "transit",
         abstract: "Stream a table (stops, routes, trips, stop-times) as CSV or JSON.",
         discussion: """
             Rows are stepped one at a time from a single statement and written as they come, so memory stays flat and output starts at once even for millions of stop times. Ids are the feed's own, with the feed's name in the first column; times are HH:MM:SS. Feeds come one after another, by name; --feed NAME keeps those feeds. --where FIELD=VALUE keeps rows whose FIELD equals VALUE (repeat it to combine).
             Examples: transit list stop-times --where trip_id=T1
                       transit list stops --where location_type=1 --format json
-            """
+            """,
+        version: TransitCommand.version
     )
 
     @Argument(help: ArgumentHelp("stops, routes, trips or stop-times.", valueName: "table"))

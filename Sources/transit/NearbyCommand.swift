@@ -5,6 +5,7 @@ import GTFS
 struct NearbyCommand: ParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "nearby",
+        _superCommandName: "transit",
         abstract: "List the stops near a point, nearest first.",
         discussion: """
             Distances are great-circle (haversine, Earth radius 6,371,008.8 m). By default the places a rider thinks of are listed: stations, and stops without a parent station (platforms are shown as their station). --platforms lists every boarding point instead.
@@ -13,7 +14,8 @@ struct NearbyCommand: ParsableCommand {
                       transit nearby 54.687,25.28 --format geojson > stops.geojson
             Many points in one run: --input points.csv (columns lat,lon[,radius][,limit]; a missing or empty cell takes the flag's value; - reads standard input) answers every row, in order, each record with its row number as `input`.
                       transit nearby --input points.csv --radius 300 --format csv > answers.csv
-            """
+            """,
+        version: TransitCommand.version
     )
 
     @Argument(parsing: .allUnrecognized, help: ArgumentHelp("The point: LAT LON, or LAT,LON, in decimal degrees.", valueName: "lat lon"))

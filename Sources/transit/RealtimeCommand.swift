@@ -12,6 +12,7 @@ import Glibc
 struct RealtimeCommand: ParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "realtime",
+        _superCommandName: "transit",
         abstract: "Read GTFS-Realtime messages (trip updates, vehicles, alerts) into the database.",
         discussion: """
             Each SOURCE is a file or an http(s) URL of one binary GTFS-Realtime FeedMessage (FULL_DATASET; a DIFFERENTIAL message is refused); --header is sent with every request (many agencies want a key). Trip updates, vehicle positions and alerts are often published separately: give them together. Everything read replaces, in one transaction, the realtime data stored for the feed (--feed NAME, needed when the database holds several feeds).
@@ -20,13 +21,15 @@ struct RealtimeCommand: ParsableCommand {
             Examples: transit realtime trip-updates.pb vehicles.pb alerts.pb
                       transit realtime updates.pb --feed mta --format json
                       transit realtime https://example.org/gtfs-rt/trip-updates --header "X-Api-Key: KEY" --every 30
-            """
+            """,
+        version: TransitCommand.version
     )
 
-    @Argument(help: ArgumentHelp("Files or http(s) URLs of binary GTFS-Realtime FeedMessages.", valueName: "source"))
+    @Argument(help: ArgumentHelp("Files or http(s) URLs of binary GTFS-Realtime FeedMessages.", valueName: "source"), completion: .file())
     var sources: [String] = []
 
-    @Option(name: .long, help: ArgumentHelp("The feed the realtime data belongs to (needed when the database holds several).", valueName: "name"))
+    @Option(name: .long, help: ArgumentHelp("The feed the realtime data belongs to (needed when the database holds several).", valueName: "name"),
+            completion: Completion.feedNames)
     var feed: String?
 
     @Option(name: .long, parsing: .unconditionalSingleValue, help: ArgumentHelp("Send this HTTP header with every request (a feed behind an API key); repeatable.", valueName: "name: value"))

@@ -5,12 +5,14 @@ import GTFS
 struct RouteCommand: ParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "route",
+        _superCommandName: "transit",
         abstract: "Show a route: per direction the stop pattern most trips follow, every pattern's trips, and each day type's first and last departure.",
         discussion: """
             Patterns are the sequences of stops the route's trips call at, per direction_id; the main one is followed by the most trips (ties: the pattern whose first trip_id sorts first). Day types are the trips' services, with the first and last departure from a trip's first stop. --format geojson draws the distinct shapes of its trips (else each direction's main pattern through its stops), with the route's colours as properties; csv lists the main patterns' stops.
             Examples: transit route R1
                       transit route vilnius:42 --format geojson > line.geojson
-            """
+            """,
+        version: TransitCommand.version
     )
 
     @Argument(help: ArgumentHelp("The route: route_id, or FEED:route_id when several feeds have it.", valueName: "route-id"))

@@ -5,12 +5,14 @@ import GTFS
 struct RoutesCommand: ParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "routes",
+        _superCommandName: "transit",
         abstract: "List routes: all of them, those calling at a stop, or near a point.",
         discussion: """
             Order: route_sort_order, then route_short_name in natural order (2 before 10), then route_id. With --stop, the routes with at least one trip calling at the stop (a station: at its platforms); with --near, at any boarding point in the radius. --type takes a name (tram, subway, rail, bus, ferry, cable tram, aerial lift, funicular, trolleybus, monorail, coach, air, taxi: extended types count as their kind) or a number.
             Examples: transit routes --stop HBF
                       transit routes --near 54.687,25.28 --radius 300 --type bus
-            """
+            """,
+        version: TransitCommand.version
     )
 
     @OptionGroup var stops: StopChoiceOptions

@@ -5,11 +5,13 @@ import GTFS
 struct SearchCommand: ParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "search",
+        _superCommandName: "transit",
         abstract: "Find stops by name: case, accents and word endings do not matter.",
         discussion: """
             Every word typed must begin some word of the stop's name: "u gorli" finds "U Görlitzer Bahnhof", "lodz" finds "Łódź Fabryczna". Names that begin with the whole text come first. Same stop listing rule and --platforms as `transit nearby`.
             Many names in one run: --input names.csv (columns text[,limit]; - reads standard input) answers every row, in order, each record with its row number as `input`.
-            """
+            """,
+        version: TransitCommand.version
     )
 
     @Argument(help: ArgumentHelp("What to look for.", valueName: "text"))

@@ -8,10 +8,12 @@ import Glibc
 struct StatsCommand: ParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "stats",
+        _superCommandName: "transit",
         abstract: "Show an overview of the feeds: rows, dates, times, the busiest stops.",
         discussion: """
             Rows per table, the service date range, the earliest and latest departure time, and the ten busiest stops by departures on --date (default: today in the agency's time zone, or the feed's first service date when today is outside it). With --stop ID, the departures of that stop per hour of the service day, as a bar chart (numbers in JSON and CSV).
-            """
+            """,
+        version: TransitCommand.version
     )
 
     @Option(name: .long, help: ArgumentHelp("The service date for the busiest stops and the hourly chart, YYYY-MM-DD.", valueName: "date"))

@@ -23,16 +23,19 @@ struct TransitCommand: ParsableCommand {
               transit nearby --input points.csv      many questions in one run
             Every query takes --feed NAME, --format table|json|csv|geojson, and --explain prints the SQL, its bound values, SQLite's query plan and the time taken, on stderr. The database is transit.sqlite, or $TRANSIT_DB, or --db PATH.
             """,
-        version: "0.1.0",
+        version: TransitCommand.version,
         subcommands: [ImportCommand.self, FeedsCommand.self, RealtimeCommand.self, VehiclesCommand.self, AlertsCommand.self, NearbyCommand.self, DeparturesCommand.self, TripCommand.self, RoutesCommand.self, RouteCommand.self, SearchCommand.self, StatsCommand.self, ListCommand.self]
     )
+
+    /// The version `--version` prints, on `transit` and on each subcommand.
+    static let version = "0.1.0"
 
     /// Runs the command line. Errors are printed as one line (`Error: …`) with a pointer to
     /// `--help`, not the whole usage: exit 64 for bad usage or values, 1 for runtime failures.
     static func main() {
         var command: ParsableCommand
         do {
-            command = try parseAsRoot()
+            command = try parseDispatchingFirst()
         } catch {
             exitWith(error, subcommand: CommandLine.arguments.dropFirst().first)
         }
@@ -48,6 +51,20 @@ struct TransitCommand: ParsableCommand {
             exitWith(error, subcommand: CommandLine.arguments.dropFirst().first)
         }
         Glibc.exit(0)
+    }
+
+    /// The command line parsed. When it starts with a subcommand's name, that subcommand parses
+    /// the rest as its own root (its help still says `transit NAME`): the parser then builds
+    /// only that command's arguments, not every subcommand's, which was most of a query's
+    /// start-up (Swift protocol-conformance lookups for each option's type). Everything else
+    /// (`--help`, `--version`, `help NAME`, completion requests) goes through `transit` itself.
+    private static func parseDispatchingFirst() throws -> ParsableCommand {
+        let arguments = Array(CommandLine.arguments.dropFirst())
+        if let first = arguments.first,
+           let subcommand = configuration.subcommands.first(where: { $0.configuration.commandName == first }) {
+            return try subcommand.parseAsRoot(Array(arguments.dropFirst()))
+        }
+        return try parseAsRoot(arguments)
     }
 
     private static func exitWith(_ error: Error, subcommand: String?) -> Never {

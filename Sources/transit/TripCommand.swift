@@ -8,13 +8,15 @@ import Glibc
 struct TripCommand: ParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "trip",
+        _superCommandName: "transit",
         abstract: "Follow a trip: its stop calls in order, with times on a date, or its path as GeoJSON.",
         discussion: """
             The calls are in stop_sequence order with the feed's times (HH:MM:SS, past 24:00:00 after midnight; times the feed left empty were interpolated at import and are flagged), and arrival/departure as ISO 8601 on --date (default: today in the agency's time zone). A date the trip does not run on is said on stderr. --format geojson draws the trip: its shapes.txt shape (else its stops in order) as a LineString, and a Point per call.
             Examples: transit trip T1 --date 2026-03-02
                       transit departures --stop HBF --format json   (gives trip_id), then transit trip TRIP_ID
                       transit trip vilnius:123 --format geojson > trip.geojson
-            """
+            """,
+        version: TransitCommand.version
     )
 
     @Argument(help: ArgumentHelp("The trip: trip_id, or FEED:trip_id when several feeds have it.", valueName: "trip-id"))

@@ -8,12 +8,14 @@ import Glibc
 struct VehiclesCommand: ParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "vehicles",
+        _superCommandName: "transit",
         abstract: "List vehicle positions read by `transit realtime`: all, near a point, of a route or of a trip.",
         discussion: """
             Positions are shown when the messages that brought them are at most --max-age minutes older than --at (default: now); older ones are said on stderr and left out. Some feeds send no coordinates (the New York subway gives only the stop and status): lat and lon are then null, and --near leaves such vehicles out. --format geojson draws the vehicles with a position as points.
             Examples: transit vehicles --near 54.687,25.28 --radius 1000
                       transit vehicles --route 1 --format json
-            """
+            """,
+        version: TransitCommand.version
     )
 
     @Option(name: .long, parsing: .unconditional, help: ArgumentHelp("Only vehicles within --radius of LAT,LON, nearest first.", valueName: "lat,lon"))

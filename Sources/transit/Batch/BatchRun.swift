@@ -30,7 +30,7 @@ struct BatchAnswer<Record: OutputRecord> {
 
 /// `--input FILE|-`: many questions in one process, shared by `nearby`, `departures` and `search`.
 struct BatchOptions: ParsableArguments {
-    @Option(name: .long, help: ArgumentHelp("Answer one question per row of this CSV file (with a header; - reads standard input). The answers are concatenated in input order, each record with its row number as `input`.", valueName: "file"))
+    @Option(name: .long, help: ArgumentHelp("Answer one question per row of this CSV file (with a header; - reads standard input). The answers are concatenated in input order, each record with its row number as `input`.", valueName: "file"), completion: .file())
     var input: String?
 
     func validate() throws {

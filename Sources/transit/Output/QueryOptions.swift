@@ -60,7 +60,8 @@ func openTransitDatabase(path: String, explain: Bool) throws -> TransitDatabase 
 
 /// `--feed NAME`, repeatable: restrict a query to those feeds (all feeds answer without it).
 struct FeedOptions: ParsableArguments {
-    @Option(name: .customLong("feed"), help: ArgumentHelp("Answer from this feed only (repeat for several; default: every feed).", valueName: "name"))
+    @Option(name: .customLong("feed"), help: ArgumentHelp("Answer from this feed only (repeat for several; default: every feed).", valueName: "name"),
+            completion: Completion.feedNames)
     var names: [String] = []
 
     func validate() throws {
