@@ -148,7 +148,14 @@ struct DeparturesCommand: ParsableCommand {
                 }
             }
         }
-        let departures = try query.run(on: transit).map { ShownDeparture(departure: $0, from: start, zone: transit.feed(named: $0.feed)?.timeZone ?? zone) }
+        var departures = try query.run(on: transit).map { ShownDeparture(departure: $0, from: start, zone: transit.feed(named: $0.feed)?.timeZone ?? zone) }
+        if TableStyle.current.color {
+            let colors = try transit.routeColors(of: Set(departures.map { RouteName(feed: $0.feed, routeID: $0.departure.routeID) }))
+            for index in departures.indices {
+                let name = RouteName(feed: departures[index].feed, routeID: departures[index].departure.routeID)
+                departures[index].routeColors = colors[name].map { RouteColors(color: $0.color, textColor: $0.textColor) }
+            }
+        }
         let local = zone.localTime(of: start)
         return BatchAnswer(records: departures, question: "\(place) at \(local.date) \(local.hourMinute)", start: start,
                            emptyMessage: "No departures from \(place) between \(local.hourMinute) and \(zone.localTime(of: start + within * 60).hourMinute) on \(local.date)")
@@ -236,6 +243,8 @@ struct ShownDeparture: OutputRecord {
     let local: LocalTime
     /// The timetable's moment in the feed's zone (nil for a NEW trip).
     let scheduled: LocalTime?
+    /// The route's colours, read only when a coloured table is drawn.
+    var routeColors: RouteColors?
 
     var feed: String { departure.feed }
 
@@ -273,7 +282,13 @@ struct ShownDeparture: OutputRecord {
     static let tableHeaders = ["Time", "In", "Realtime", "Route", "Headsign", "Stop", "Platform"]
     static let rightAligned: Set<Int> = [1]
     static let omittedWhenEmpty: Set<Int> = [2]
+    static let truncatable: Set<Int> = [4, 5]
     var tableCells: [String] {
         [local.hourMinute, "\(minutes) min", delayText, departure.route, departure.headsign, departure.stopName, departure.platformCode ?? ""]
+    }
+    /// The route as a badge in its colours, the realtime delay coloured.
+    var tableStyles: [CellStyle] {
+        [departure.isRealtime ? CellStyle.delay(departure.delay) : .none, .none, departure.isRealtime ? CellStyle.delay(departure.delay) : .none,
+         routeColors.map { .badge($0) } ?? .none, .none, .none, .none]
     }
 }

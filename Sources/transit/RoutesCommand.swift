@@ -58,4 +58,9 @@ struct ListedRoute: OutputRecord {
     var tableCells: [String] {
         [route.shortName, route.longName, route.typeName, formatCount(route.trips), route.routeID]
     }
+    static let truncatable: Set<Int> = [1]
+    /// The route as a badge in its colours.
+    var tableStyles: [CellStyle] {
+        [.badge(RouteColors(color: route.color, textColor: route.textColor)), .none, .none, .none, .none]
+    }
 }

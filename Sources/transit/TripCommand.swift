@@ -72,8 +72,12 @@ struct TripCommand: ParsableCommand {
         case .geojson:
             writeToStandardOutput(try geoJSON(trip, calls, transit))
         case .table:
-            let route = [trip.routeShortName, trip.routeLongName].filter { !$0.isEmpty }.joined(separator: " ")
-            var header = "Trip \(trip.tripID)" + (transit.feeds.count > 1 ? " (\(trip.feed.name))" : "") + ": route \(route.isEmpty ? trip.routeID : route)"
+            var route = [trip.routeShortName, trip.routeLongName].filter { !$0.isEmpty }.joined(separator: " ")
+            if route.isEmpty { route = trip.routeID }
+            if TableStyle.current.color, let colors = try transit.routeColors(of: [RouteName(feed: trip.feed.name, routeID: trip.routeID)]).values.first {
+                route = CellStyle.badge(RouteColors(color: colors.color, textColor: colors.textColor)).escape + route + CellStyle.reset
+            }
+            var header = "Trip \(trip.tripID)" + (transit.feeds.count > 1 ? " (\(trip.feed.name))" : "") + ": route \(route)"
             if let headsign = trip.headsign { header += " to \(headsign)" }
             if let direction = trip.directionID { header += ", direction \(direction)" + (trip.directionName.map { " (\($0))" } ?? "") }
             if let agency = trip.agencyName { header += ", \(agency)" }
@@ -147,5 +151,12 @@ struct ShownCall: OutputRecord {
         }
         return [String(call.sequence), call.arrival.map { mark + GTFSTime.format($0) } ?? "", call.departure.map { mark + GTFSTime.format($0) } ?? "",
                 call.stopName, call.platformCode ?? "", notes.joined(separator: ", ")]
+    }
+    static let truncatable: Set<Int> = [3]
+    /// Interpolated times dim; the notes coloured by the realtime delay.
+    var tableStyles: [CellStyle] {
+        let time: CellStyle = call.interpolated ? .dim : .none
+        let notes: CellStyle = change.map { $0.skipped ? .realtimeOnly : CellStyle.delay($0.delay) } ?? .none
+        return [.none, time, time, .none, .none, notes]
     }
 }

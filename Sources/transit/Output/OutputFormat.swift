@@ -25,11 +25,17 @@ protocol OutputRecord {
     /// Table columns left out when every row's cell is empty (departures' Realtime column
     /// without realtime data).
     static var omittedWhenEmpty: Set<Int> { get }
+    /// How each table cell is drawn when colour is on (empty: plain).
+    var tableStyles: [CellStyle] { get }
+    /// The table columns that may be shortened (with "…") to fit the terminal: names.
+    static var truncatable: Set<Int> { get }
 }
 
 extension OutputRecord {
     static var rightAligned: Set<Int> { [] }
     static var omittedWhenEmpty: Set<Int> { [] }
+    var tableStyles: [CellStyle] { [] }
+    static var truncatable: Set<Int> { [] }
 }
 
 /// Writes records in the chosen format.
@@ -48,16 +54,31 @@ enum OutputRenderer {
             return geoJSONHead + records.compactMap { geoJSONFeature($0) }.joined(separator: ",\n") + geoJSONTail
         case .table:
             if records.isEmpty { return emptyMessage + "\n" }
+            let style = TableStyle.current
             var headers = Record.tableHeaders
             var rows = records.map(\.tableCells)
+            var styles: [[CellStyle]] = style.color ? records.map { record -> [CellStyle] in
+                let given = record.tableStyles
+                return given.isEmpty ? Array(repeating: CellStyle.none, count: headers.count) : given
+            } : []
             var rightAligned = Record.rightAligned
+            var truncatable = Record.truncatable
+            func shift(_ columns: Set<Int>, removing column: Int) -> Set<Int> {
+                Set(columns.compactMap { $0 == column ? nil : ($0 > column ? $0 - 1 : $0) })
+            }
             for column in Record.omittedWhenEmpty.sorted(by: >) where rows.allSatisfy({ $0[column].isEmpty }) {
                 headers.remove(at: column)
                 for index in rows.indices { rows[index].remove(at: column) }
-                rightAligned = Set(rightAligned.compactMap { $0 == column ? nil : ($0 > column ? $0 - 1 : $0) })
+                for index in styles.indices { styles[index].remove(at: column) }
+                rightAligned = shift(rightAligned, removing: column)
+                truncatable = shift(truncatable, removing: column)
             }
-            guard showFeed else { return table(headers: headers, rows: rows, rightAligned: rightAligned) }
-            return table(headers: headers + ["Feed"], rows: zip(rows, records).map { $0 + [$1.feed] }, rightAligned: rightAligned)
+            if showFeed {
+                headers.append("Feed")
+                rows = zip(rows, records).map { $0 + [$1.feed] }
+                styles = styles.map { $0 + [.none] }
+            }
+            return table(headers: headers, rows: rows, rightAligned: rightAligned, styles: styles, truncatable: truncatable, style: style)
         }
     }
 
@@ -89,23 +110,42 @@ enum OutputRenderer {
             + "]}, \"properties\": " + jsonObject(record, input: input) + "}"
     }
 
-    /// Columns padded to their widest cell (in characters as a terminal shows them).
-    static func table(headers: [String], rows: [[String]], rightAligned: Set<Int>) -> String {
+    /// Columns padded to their widest cell (in characters as a terminal shows them). With a
+    /// `style` width, the `truncatable` columns are shortened, widest first, until each line fits
+    /// (a cell cut ends in "…"); with colour, headers are bold and cells drawn in their `styles`.
+    static func table(headers: [String], rows: [[String]], rightAligned: Set<Int>, styles: [[CellStyle]] = [],
+                      truncatable: Set<Int> = [], style: TableStyle = .plain) -> String {
         var widths = headers.map(\.count)
         for row in rows {
             for (index, cell) in row.enumerated() { widths[index] = max(widths[index], cell.count) }
         }
-        func line(_ cells: [String]) -> String {
+        if let available = style.width {
+            // Never below the header's width or 6 characters.
+            let floor = headers.map { max($0.count, 6) }
+            while widths.reduce(0, +) + 2 * (widths.count - 1) > available,
+                  let widest = truncatable.filter({ widths[$0] > floor[$0] }).max(by: { widths[$0] < widths[$1] }) {
+                widths[widest] -= 1
+            }
+        }
+        func fitted(_ cell: String, _ width: Int) -> String {
+            cell.count <= width ? cell : String(cell.prefix(width - 1)) + "…"
+        }
+        func line(_ cells: [String], _ cellStyles: [CellStyle]?) -> String {
             var text = ""
-            for (index, cell) in cells.enumerated() {
+            for (index, original) in cells.enumerated() {
+                let cell = fitted(original, widths[index])
                 let padding = String(repeating: " ", count: widths[index] - cell.count)
                 let last = index == cells.count - 1
-                text += rightAligned.contains(index) ? padding + cell : cell + (last ? "" : padding)
+                let escape = cellStyles.map { index < $0.count ? $0[index].escape : "" } ?? ""
+                let drawn = escape.isEmpty || cell.isEmpty ? cell : escape + cell + CellStyle.reset
+                text += rightAligned.contains(index) ? padding + drawn : drawn + (last ? "" : padding)
                 if !last { text += "  " }
             }
             return text
         }
-        return ([line(headers)] + rows.map(line)).joined(separator: "\n") + "\n"
+        let head = line(headers, nil)
+        return ([style.color ? CellStyle.bold + head + CellStyle.reset : head]
+                + rows.enumerated().map { line($1, styles.isEmpty ? nil : styles[$0]) }).joined(separator: "\n") + "\n"
     }
 }
 

@@ -2,10 +2,13 @@ import ArgumentParser
 import FetchRequest
 import GTFS
 
-/// Options every query command shares: `--format`, `--explain`, `--feed` and `--db`.
+/// Options every query command shares: `--format`, `--color`, `--explain`, `--feed` and `--db`.
 struct QueryOptions: ParsableArguments {
     @Option(name: .long, help: "Output format: table (default), json, csv or geojson.")
     var format: OutputFormat = .table
+
+    @Option(name: .long, help: ArgumentHelp("Colour tables: auto (when output is a terminal; NO_COLOR turns it off, CLICOLOR_FORCE on), always or never. JSON, CSV and GeoJSON never have colour.", valueName: "when"))
+    var color: ColorChoice = .auto
 
     @OptionGroup var feeds: FeedOptions
 
@@ -14,8 +17,10 @@ struct QueryOptions: ParsableArguments {
 
     @OptionGroup var database: DatabaseOptions
 
-    /// Opens the database read-only, with `--explain` reporting attached and `--feed` applied.
+    /// Opens the database read-only, with `--explain` reporting attached and `--feed` applied;
+    /// sets how this run's tables are drawn.
     func open() throws -> TransitDatabase {
+        TableStyle.current = format == .table ? TableStyle.resolve(color) : .plain
         let transit = try openTransitDatabase(path: database.path, explain: explain)
         try feeds.apply(to: transit)
         return transit
