@@ -9,8 +9,10 @@ DEMO_DB   := demo.sqlite
 
 .PHONY: build test demo install uninstall man bench bench-import bench-queries bench-list bench-feeds bench-batch bench-realtime realtime-proto faults fuzz sanitize clean
 
+# transit itself is one static executable (see Package.swift); the helpers link the Swift
+# runtime statically.
 build:
-	$(SWIFT) build -c release --static-swift-stdlib
+	TRANSIT_STATIC=1 $(SWIFT) build -c release --static-swift-stdlib
 
 test:
 	$(SWIFT) build $(TESTFLAGS)
