@@ -48,6 +48,12 @@ struct RealtimeCommand: ParsableCommand {
         if let feed, !FeedName.isValid(feed) { throw ValidationError("--feed '\(feed)' is not a feed name (they use only \(FeedName.alphabet)); `transit feeds` lists them") }
         if let every, every < 1 { throw ValidationError("--every takes a number of seconds, 1 or more") }
         guard format == .table || format == .json else { throw ValidationError("--format takes table or json for the summary") }
+        for source in sources {
+            let lowercased = source.lowercased()
+            guard lowercased.hasPrefix("http://") || lowercased.hasPrefix("https://") else { continue }
+            let rest = source.drop { $0 != ":" }.dropFirst(3)
+            if rest.isEmpty || rest.hasPrefix("/") || rest.contains(" ") { throw ValidationError("\(source) is not a URL transit can download (it names no host)") }
+        }
         for header in header where !header.contains(":") || header.hasPrefix(":") {
             throw ValidationError("--header takes \"NAME: VALUE\", got '\(header)'")
         }

@@ -349,10 +349,16 @@ public struct DeparturesQuery: Sendable {
                 }
             }
         }
-        /// The departure of a timetable row at `stopTime`, realtime applied (nil: none in the window).
-        /// A changed row predicted after `latest` is not decoded (it cannot be listed).
-        func departure(_ row: Row, date: ServiceDate, gtfsTime: Int, stopTime: ScheduledStopTime, latest: Int = .max) -> Departure? {
-            guard !changes.isEmpty, let change = changes.removeValue(forKey: stopTime) else {
+        /// The realtime change of `stopTime`, taken out of `changes` (it is read once).
+        func takeChange(_ stopTime: ScheduledStopTime) -> (delay: Int?, date: Int)? {
+            changes.isEmpty ? nil : changes.removeValue(forKey: stopTime)
+        }
+        /// The departure of a timetable row at `stopTime` with its realtime `change` applied (nil:
+        /// none in the window). A changed row predicted after `latest` is not decoded (it cannot
+        /// be listed).
+        func departure(_ row: Row, date: ServiceDate, gtfsTime: Int, stopTime: ScheduledStopTime, change: (delay: Int?, date: Int)?,
+                       latest: Int = .max) -> Departure? {
+            guard let change else {
                 return Departure(feed: feed.name, row: row, serviceDate: date, gtfsTime: gtfsTime, instant: stopTime.scheduled)
             }
             guard let delay = change.delay, stopTime.scheduled + delay >= start, stopTime.scheduled + delay <= min(end, latest) else { return nil }
@@ -383,12 +389,15 @@ public struct DeparturesQuery: Sendable {
                     return
                 }
                 let stopTime = ScheduledStopTime(trip: row.int(10), sequence: row.int(11), scheduled: base + gtfsTime)
-                if changes[stopTime] == nil {
+                let change = takeChange(stopTime)
+                if change == nil {
                     guard limit <= 0 || unchanged < limit else { return }
                     unchanged += 1
                     if unchanged == limit { latest = stopTime.scheduled }
                 }
-                if let departure = departure(row, date: date, gtfsTime: gtfsTime, stopTime: stopTime, latest: latest) { departures.append(departure) }
+                if let departure = departure(row, date: date, gtfsTime: gtfsTime, stopTime: stopTime, change: change, latest: latest) {
+                    departures.append(departure)
+                }
             }
             guard let frequencyTemplate else { continue }
             // Runs start at start_time, start_time + headway, … before end_time; a stop is reached
@@ -402,8 +411,8 @@ public struct DeparturesQuery: Sendable {
                 while runStart < periodEnd, runStart + offset <= to {
                     let gtfsTime = runStart + offset
                     if gtfsTime >= from, base + gtfsTime >= start, base + gtfsTime <= end,
-                       let departure = departure(row, date: date, gtfsTime: gtfsTime,
-                                                 stopTime: ScheduledStopTime(trip: row.int(14), sequence: row.int(15), scheduled: base + gtfsTime)) {
+                       case let stopTime = ScheduledStopTime(trip: row.int(14), sequence: row.int(15), scheduled: base + gtfsTime),
+                       let departure = departure(row, date: date, gtfsTime: gtfsTime, stopTime: stopTime, change: takeChange(stopTime)) {
                         departures.append(departure)
                     }
                     runStart += headway
