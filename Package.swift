@@ -69,6 +69,8 @@ let package = Package(
         .target(name: "TestSupport", dependencies: ["GTFS", "GTFSZip", "FetchRequest", "GTFSRealtime"], path: "Sources/TestSupport"),
         .testTarget(name: "FetchRequestTests", dependencies: ["FetchRequest", "TestSupport"]),
         .testTarget(name: "GTFSTests", dependencies: ["GTFS", "GTFSZip", "FetchRequest", "TestSupport"]),
+        // The transit executable's own types (its direct command-line reader against the parser).
+        .testTarget(name: "TransitCommandTests", dependencies: ["transit"]),
         .testTarget(name: "TransitCLITests", dependencies: ["TestSupport", "GTFSRealtime", .product(name: "SwiftProtobuf", package: "swift-protobuf")]),
     ]
 )

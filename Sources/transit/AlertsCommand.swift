@@ -57,6 +57,33 @@ struct AlertsCommand: ParsableCommand {
     }
 }
 
+extension AlertsCommand: DirectlyReadableCommand {
+    static func withDefaults() -> AlertsCommand {
+        var command = AlertsCommand()
+        command.stops = .withDefaults()
+        command.route = nil
+        command.at = nil
+        command.lang = nil
+        command.options = .withDefaults()
+        return command
+    }
+
+    mutating func read(option name: Substring, from line: inout DirectCommandLine) -> Bool? {
+        switch name {
+        case "route": line.set(&route)
+        case "at": line.set(&at)
+        case "lang": line.set(&lang)
+        default: stops.read(option: name, from: &line) ?? options.read(option: name, from: &line)
+        }
+    }
+
+    mutating func validateAll() throws {
+        try stops.validateAll()
+        try options.validateAll()
+        try validate()
+    }
+}
+
 /// An alert as `alerts` prints it.
 struct ShownAlert: OutputRecord {
     let alert: ServiceAlert

@@ -21,3 +21,15 @@ struct DatabaseOptions: ParsableArguments {
         if let db, db.utf8.contains(0) { throw ValidationError("--db contains a NUL byte") }
     }
 }
+
+extension DatabaseOptions: DirectlyReadableOptions {
+    static func withDefaults() -> DatabaseOptions {
+        var options = DatabaseOptions()
+        options.db = nil
+        return options
+    }
+
+    mutating func read(option name: Substring, from line: inout DirectCommandLine) -> Bool? {
+        name == "db" ? line.set(&db) : nil
+    }
+}

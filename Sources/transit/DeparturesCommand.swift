@@ -162,6 +162,39 @@ struct DeparturesCommand: ParsableCommand {
     }
 }
 
+extension DeparturesCommand: DirectlyReadableCommand {
+    static func withDefaults() -> DeparturesCommand {
+        var command = DeparturesCommand()
+        command.stops = .withDefaults()
+        command.at = nil
+        command.within = 20
+        command.limit = 20
+        command.maxAge = 30
+        command.noRealtime = false
+        command.batch = .withDefaults()
+        command.options = .withDefaults()
+        return command
+    }
+
+    mutating func read(option name: Substring, from line: inout DirectCommandLine) -> Bool? {
+        switch name {
+        case "at": line.set(&at)
+        case "within": line.set(&within, negativeNumbers: true)
+        case "limit": line.set(&limit, negativeNumbers: true)
+        case "max-age": line.set(&maxAge, negativeNumbers: true)
+        case "no-realtime": line.setFlag(&noRealtime)
+        default: stops.read(option: name, from: &line) ?? batch.read(option: name, from: &line) ?? options.read(option: name, from: &line)
+        }
+    }
+
+    mutating func validateAll() throws {
+        try stops.validateAll()
+        try batch.validateAll()
+        try options.validateAll()
+        try validate()
+    }
+}
+
 extension DeparturesCommand {
     /// The feeds whose stale realtime data was said already (once per run, batch included).
     nonisolated(unsafe) static var staleNoticeGiven = Set<Int>()

@@ -68,6 +68,39 @@ struct NearbyCommand: ParsableCommand {
     }
 }
 
+extension NearbyCommand: DirectlyReadableCommand {
+    static func withDefaults() -> NearbyCommand {
+        var command = NearbyCommand()
+        command.point = []
+        command.radius = 500
+        command.listing = .withDefaults()
+        command.batch = .withDefaults()
+        command.options = .withDefaults()
+        return command
+    }
+
+    mutating func read(option name: Substring, from line: inout DirectCommandLine) -> Bool? {
+        name == "radius" ? line.set(&radius, negativeNumbers: true)
+            : listing.read(option: name, from: &line) ?? batch.read(option: name, from: &line) ?? options.read(option: name, from: &line)
+    }
+
+    static var positionalArguments: ClosedRange<Int> { 0...Int.max }
+
+    /// The point's words may be negative numbers: the parser gives them every word it does not know.
+    static var takesNegativeNumbers: Bool { true }
+
+    mutating func read(argument: String) {
+        point.append(argument)
+    }
+
+    mutating func validateAll() throws {
+        try listing.validateAll()
+        try batch.validateAll()
+        try options.validateAll()
+        try validate()
+    }
+}
+
 extension NearbyStop: OutputRecord {
     static let fieldNames = ["stop_id", "name", "lat", "lon", "distance_m"]
     var fieldValues: [OutputValue] {

@@ -119,3 +119,27 @@ struct RouteCommand: ParsableCommand {
         return "{\"type\": \"FeatureCollection\", \"features\": [\n" + features.joined(separator: ",\n") + "\n]}\n"
     }
 }
+
+extension RouteCommand: DirectlyReadableCommand {
+    static func withDefaults() -> RouteCommand {
+        var command = RouteCommand()
+        command.routeID = ""
+        command.options = .withDefaults()
+        return command
+    }
+
+    mutating func read(option name: Substring, from line: inout DirectCommandLine) -> Bool? {
+        options.read(option: name, from: &line)
+    }
+
+    static var positionalArguments: ClosedRange<Int> { 1...1 }
+
+    mutating func read(argument: String) {
+        routeID = argument
+    }
+
+    mutating func validateAll() throws {
+        try options.validateAll()
+        try validate()
+    }
+}

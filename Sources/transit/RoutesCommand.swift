@@ -40,6 +40,26 @@ struct RoutesCommand: ParsableCommand {
     }
 }
 
+extension RoutesCommand: DirectlyReadableCommand {
+    static func withDefaults() -> RoutesCommand {
+        var command = RoutesCommand()
+        command.stops = .withDefaults()
+        command.type = nil
+        command.options = .withDefaults()
+        return command
+    }
+
+    mutating func read(option name: Substring, from line: inout DirectCommandLine) -> Bool? {
+        name == "type" ? line.set(&type) : stops.read(option: name, from: &line) ?? options.read(option: name, from: &line)
+    }
+
+    mutating func validateAll() throws {
+        try stops.validateAll()
+        try options.validateAll()
+        try validate()
+    }
+}
+
 /// A route as `routes` prints it.
 struct ListedRoute: OutputRecord {
     let route: RouteSummary

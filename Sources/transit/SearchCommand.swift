@@ -67,6 +67,34 @@ struct SearchCommand: ParsableCommand {
     }
 }
 
+extension SearchCommand: DirectlyReadableCommand {
+    static func withDefaults() -> SearchCommand {
+        var command = SearchCommand()
+        command.text = nil
+        command.listing = .withDefaults()
+        command.batch = .withDefaults()
+        command.options = .withDefaults()
+        return command
+    }
+
+    mutating func read(option name: Substring, from line: inout DirectCommandLine) -> Bool? {
+        listing.read(option: name, from: &line) ?? batch.read(option: name, from: &line) ?? options.read(option: name, from: &line)
+    }
+
+    static var positionalArguments: ClosedRange<Int> { 0...1 }
+
+    mutating func read(argument: String) {
+        text = argument
+    }
+
+    mutating func validateAll() throws {
+        try listing.validateAll()
+        try batch.validateAll()
+        try options.validateAll()
+        try validate()
+    }
+}
+
 /// A stop as `search` prints it.
 struct FoundStop: OutputRecord {
     let stop: Stop

@@ -61,6 +61,29 @@ struct StatsCommand: ParsableCommand {
     }
 }
 
+extension StatsCommand: DirectlyReadableCommand {
+    static func withDefaults() -> StatsCommand {
+        var command = StatsCommand()
+        command.date = nil
+        command.stop = nil
+        command.options = .withDefaults()
+        return command
+    }
+
+    mutating func read(option name: Substring, from line: inout DirectCommandLine) -> Bool? {
+        switch name {
+        case "date": line.set(&date)
+        case "stop": line.set(&stop)
+        default: options.read(option: name, from: &line)
+        }
+    }
+
+    mutating func validateAll() throws {
+        try options.validateAll()
+        try validate()
+    }
+}
+
 /// The overview in each format.
 struct StatsReport {
     /// The names of the feeds counted.

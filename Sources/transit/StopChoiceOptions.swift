@@ -51,3 +51,22 @@ struct StopChoiceOptions: ParsableArguments {
         stop.map { "stop \($0)" } ?? near.map { "\(formatDistance(radius ?? 500)) of \($0)" }
     }
 }
+
+extension StopChoiceOptions: DirectlyReadableOptions {
+    static func withDefaults() -> StopChoiceOptions {
+        var options = StopChoiceOptions()
+        options.stop = nil
+        options.near = nil
+        options.radius = nil
+        return options
+    }
+
+    mutating func read(option name: Substring, from line: inout DirectCommandLine) -> Bool? {
+        switch name {
+        case "stop": line.set(&stop)
+        case "near": line.set(&near, negativeNumbers: true)
+        case "radius": line.set(&radius, negativeNumbers: true)
+        default: nil
+        }
+    }
+}

@@ -12,3 +12,20 @@ struct StopListingOptions: ParsableArguments {
         try validateLimit(limit)
     }
 }
+
+extension StopListingOptions: DirectlyReadableOptions {
+    static func withDefaults() -> StopListingOptions {
+        var options = StopListingOptions()
+        options.limit = 20
+        options.platforms = false
+        return options
+    }
+
+    mutating func read(option name: Substring, from line: inout DirectCommandLine) -> Bool? {
+        switch name {
+        case "limit": line.set(&limit, negativeNumbers: true)
+        case "platforms": line.setFlag(&platforms)
+        default: nil
+        }
+    }
+}

@@ -53,13 +53,17 @@ struct TransitCommand: ParsableCommand {
         Glibc.exit(0)
     }
 
-    /// The command line parsed. When it starts with a subcommand's name, that subcommand parses
+    /// The command line parsed. A rider's usual query is read directly (`DirectCommandLine`).
+    /// When it starts with a subcommand's name, that subcommand parses
     /// the rest as its own root (its help still says `transit NAME`): the parser then builds
     /// only that command's arguments, not every subcommand's, which was most of a query's
     /// start-up (Swift protocol-conformance lookups for each option's type). Everything else
     /// (`--help`, `--version`, `help NAME`, completion requests) goes through `transit` itself.
     private static func parseDispatchingFirst() throws -> ParsableCommand {
         let arguments = Array(CommandLine.arguments.dropFirst())
+        if let command = DirectCommandLine.command(from: arguments) {
+            return command
+        }
         if let first = arguments.first,
            let subcommand = configuration.subcommands.first(where: { $0.configuration.commandName == first }) {
             return try subcommand.parseAsRoot(Array(arguments.dropFirst()))

@@ -104,6 +104,38 @@ struct TripCommand: ParsableCommand {
     }
 }
 
+extension TripCommand: DirectlyReadableCommand {
+    static func withDefaults() -> TripCommand {
+        var command = TripCommand()
+        command.tripID = ""
+        command.date = nil
+        command.maxAge = 30
+        command.noRealtime = false
+        command.options = .withDefaults()
+        return command
+    }
+
+    mutating func read(option name: Substring, from line: inout DirectCommandLine) -> Bool? {
+        switch name {
+        case "date": line.set(&date)
+        case "max-age": line.set(&maxAge, negativeNumbers: true)
+        case "no-realtime": line.setFlag(&noRealtime)
+        default: options.read(option: name, from: &line)
+        }
+    }
+
+    static var positionalArguments: ClosedRange<Int> { 1...1 }
+
+    mutating func read(argument: String) {
+        tripID = argument
+    }
+
+    mutating func validateAll() throws {
+        try options.validateAll()
+        try validate()
+    }
+}
+
 /// A stop call as `trip` prints it.
 struct ShownCall: OutputRecord {
     let call: TripCall

@@ -78,6 +78,37 @@ struct VehiclesCommand: ParsableCommand {
     }
 }
 
+extension VehiclesCommand: DirectlyReadableCommand {
+    static func withDefaults() -> VehiclesCommand {
+        var command = VehiclesCommand()
+        command.near = nil
+        command.radius = nil
+        command.route = nil
+        command.trip = nil
+        command.at = nil
+        command.maxAge = 30
+        command.options = .withDefaults()
+        return command
+    }
+
+    mutating func read(option name: Substring, from line: inout DirectCommandLine) -> Bool? {
+        switch name {
+        case "near": line.set(&near, negativeNumbers: true)
+        case "radius": line.set(&radius, negativeNumbers: true)
+        case "route": line.set(&route)
+        case "trip": line.set(&trip)
+        case "at": line.set(&at)
+        case "max-age": line.set(&maxAge, negativeNumbers: true)
+        default: options.read(option: name, from: &line)
+        }
+    }
+
+    mutating func validateAll() throws {
+        try options.validateAll()
+        try validate()
+    }
+}
+
 /// A vehicle as `vehicles` prints it.
 struct ShownVehicle: OutputRecord {
     let vehicle: VehiclePosition

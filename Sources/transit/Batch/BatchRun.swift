@@ -38,6 +38,18 @@ struct BatchOptions: ParsableArguments {
     }
 }
 
+extension BatchOptions: DirectlyReadableOptions {
+    static func withDefaults() -> BatchOptions {
+        var options = BatchOptions()
+        options.input = nil
+        return options
+    }
+
+    mutating func read(option name: Substring, from line: inout DirectCommandLine) -> Bool? {
+        name == "input" ? line.set(&input) : nil
+    }
+}
+
 /// Runs a batch: reads the rows of `input`, answers each with `answer`, and streams the
 /// concatenated answers to stdout in `format` (each record with its row number first). Rows that
 /// cannot be answered are said on stderr and counted; when any were, the run ends with

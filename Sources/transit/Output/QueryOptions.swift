@@ -33,6 +33,33 @@ struct QueryOptions: ParsableArguments {
     }
 }
 
+extension QueryOptions: DirectlyReadableOptions {
+    static func withDefaults() -> QueryOptions {
+        var options = QueryOptions()
+        options.format = .table
+        options.color = .auto
+        options.feeds = .withDefaults()
+        options.explain = false
+        options.database = .withDefaults()
+        return options
+    }
+
+    mutating func read(option name: Substring, from line: inout DirectCommandLine) -> Bool? {
+        switch name {
+        case "format": line.set(&format)
+        case "color": line.set(&color)
+        case "explain": line.setFlag(&explain)
+        default: feeds.read(option: name, from: &line) ?? database.read(option: name, from: &line)
+        }
+    }
+
+    mutating func validateAll() throws {
+        try feeds.validate()
+        try database.validate()
+        try validate()
+    }
+}
+
 /// What `--explain` prints for one statement.
 struct ExplainReport {
     let number: Int
@@ -82,5 +109,17 @@ struct FeedOptions: ParsableArguments {
         } catch let error as TransitError {
             throw ValidationError(error.description)
         }
+    }
+}
+
+extension FeedOptions: DirectlyReadableOptions {
+    static func withDefaults() -> FeedOptions {
+        var options = FeedOptions()
+        options.names = []
+        return options
+    }
+
+    mutating func read(option name: Substring, from line: inout DirectCommandLine) -> Bool? {
+        name == "feed" ? line.append(to: &names) : nil
     }
 }
