@@ -7,7 +7,7 @@ TESTFLAGS := -c release -Xswiftc -enable-testing --scratch-path .build-test
 BIN       := .build/release/transit
 DEMO_DB   := demo.sqlite
 
-.PHONY: build test demo install uninstall man bench bench-import bench-queries bench-list bench-feeds bench-batch bench-realtime realtime-proto faults fuzz sanitize clean
+.PHONY: build test demo install uninstall man bench bench-import bench-queries bench-list bench-feeds bench-batch bench-realtime realtime-proto faults fuzz fuzz-predicate sanitize clean
 
 # transit itself is one static executable (see Package.swift); the helpers link the Swift
 # runtime statically. Generic types are made by their metadata accessors rather than from mangled
@@ -128,6 +128,16 @@ fuzz:
 	mkdir -p bench/fuzz-corpus bench/fuzz-crashes
 	ASAN_OPTIONS=detect_leaks=0 .build-fuzz/release/fuzz-feed bench/fuzz-corpus bench/fuzz-seeds -max_total_time=$(FUZZ_SECONDS) \
 	  -max_len=65536 -detect_leaks=0 -artifact_prefix=bench/fuzz-crashes/ -print_final_stats=1
+
+# libFuzzer on predicate strings: parsed, compiled against the transit model and run on an empty
+# database of its layout; only answers or predicate mistakes may come out. Seeded from scripts/predicate-seeds.txt.
+fuzz-predicate:
+	TRANSIT_FUZZ=1 $(SWIFT) build -c release --product fuzz-predicate --scratch-path .build-fuzz \
+	  -Xswiftc -sanitize=fuzzer,address -Xswiftc -enable-testing
+	rm -rf bench/predicate-seeds && mkdir -p bench/predicate-seeds bench/predicate-corpus bench/fuzz-crashes
+	n=0; while IFS= read -r line; do n=$$((n+1)); printf '%s' "$$line" > bench/predicate-seeds/$$n; done < scripts/predicate-seeds.txt
+	ASAN_OPTIONS=detect_leaks=0 .build-fuzz/release/fuzz-predicate bench/predicate-corpus bench/predicate-seeds -max_total_time=$(FUZZ_SECONDS) \
+	  -max_len=4096 -detect_leaks=0 -artifact_prefix=bench/fuzz-crashes/ -print_final_stats=1
 
 # The test suite under AddressSanitizer (memory errors; XCTest keeps test objects alive at exit, so
 # leaks are checked on the commands themselves by leak-check.sh), then ThreadSanitizer (the import

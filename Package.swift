@@ -71,15 +71,20 @@ let package = Package(
         .testTarget(name: "GTFSTests", dependencies: ["GTFS", "GTFSZip", "FetchRequest", "TestSupport"]),
         // The transit executable's own types (its direct command-line reader against the parser).
         .testTarget(name: "TransitCommandTests", dependencies: ["transit"]),
-        .testTarget(name: "TransitCLITests", dependencies: ["TestSupport", "GTFSRealtime", .product(name: "SwiftProtobuf", package: "swift-protobuf")]),
+        .testTarget(name: "TransitCLITests", dependencies: ["TestSupport", "GTFS", "GTFSRealtime", .product(name: "SwiftProtobuf", package: "swift-protobuf")]),
     ]
 )
 
-// The libFuzzer target exists only for `make fuzz` (TRANSIT_FUZZ=1), built with -sanitize=fuzzer;
+// The libFuzzer targets exist only for `make fuzz` and `make fuzz-predicate` (TRANSIT_FUZZ=1), built with -sanitize=fuzzer;
 // libFuzzer supplies main(), so the file is parsed as a library.
 if ProcessInfo.processInfo.environment["TRANSIT_FUZZ"] != nil {
     package.targets.append(.executableTarget(
         name: "fuzz-feed",
+        dependencies: ["GTFS", "FetchRequest"],
+        swiftSettings: [.unsafeFlags(["-parse-as-library"])]
+    ))
+    package.targets.append(.executableTarget(
+        name: "fuzz-predicate",
         dependencies: ["GTFS", "FetchRequest"],
         swiftSettings: [.unsafeFlags(["-parse-as-library"])]
     ))

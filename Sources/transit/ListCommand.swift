@@ -2,25 +2,46 @@ import ArgumentParser
 import FetchRequest
 import GTFS
 
-/// `transit list TABLE`: a whole table, or a filtered part, streamed in the feed's own terms.
+/// `transit list TABLE`: a whole table, or the rows a predicate picks, streamed in the feed's own terms.
 struct ListCommand: ParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "list",
         _superCommandName: "transit",
-        abstract: "Stream a table (stops, routes, trips, stop-times) as CSV or JSON.",
+        abstract: "Stream a table's rows, or those a predicate picks, as CSV or JSON.",
         discussion: """
-            Rows are stepped one at a time from a single statement and written as they come, so memory stays flat and output starts at once even for millions of stop times. Ids are the feed's own, with the feed's name in the first column; times are HH:MM:SS. Feeds come one after another, by name; --feed NAME keeps those feeds. --where FIELD=VALUE keeps rows whose FIELD equals VALUE (repeat it to combine).
-            Examples: transit list stop-times --where trip_id=T1
+            Tables: \(TransitModel.entityNames.joined(separator: ", ")) (stop-times is stop_times). Each is listed with its GTFS fields; ids are the feed's own, with the feed's name in the first column; times are HH:MM:SS. Rows are stepped one at a time from a single statement and written as they come, so memory stays flat even for millions of stop times. Feeds come one after another, by name (--sort orders within each); --feed NAME keeps those feeds.
+            --predicate takes an NSPredicate format string over the table's attributes and relationships (see the README, "Ask anything with a predicate"): == != < <= > >= BEGINSWITH ENDSWITH CONTAINS LIKE (* ?) with [c] [d] [cd], BETWEEN {a, b}, IN {a, b}, AND OR NOT, nil; key paths follow relationships (trip.route.route_short_name); to-many ones take ANY ALL NONE, @count @sum @min @max @avg, or SUBQUERY(stop_times, $x, $x.pickup_type == 1).@count. %@ and %K take --arg values in order, $NAME takes --var NAME=VALUE. Every value is bound. --where FIELD=VALUE is short for FIELD == VALUE.
+            Examples: transit list trips --predicate 'stop_times.@count > 40'
+                      transit list routes --predicate 'ANY trips.stop_times.stop.stop_name BEGINSWITH[cd] %@' --arg gorli
+                      transit list stop_times --predicate 'trip.route.route_short_name == %@ AND stop_sequence == 1' --arg 1 --sort departure_time --limit 5
                       transit list stops --where location_type=1 --format json
             """,
         version: TransitCommand.version
     )
 
-    @Argument(help: ArgumentHelp("stops, routes, trips or stop-times.", valueName: "table"))
+    @Argument(help: ArgumentHelp("The table: \(TransitModel.entityNames.joined(separator: ", ")).", valueName: "table"))
     var table: String
 
-    @Option(name: .long, parsing: .unconditionalSingleValue, help: ArgumentHelp("Keep rows where FIELD equals VALUE.", valueName: "field=value"))
+    @Option(name: .long, help: ArgumentHelp("Keep the rows this NSPredicate format string holds for.", valueName: "format"))
+    var predicate: String?
+
+    @Option(name: .customLong("arg"), parsing: .unconditionalSingleValue, help: ArgumentHelp("A value for the next %@ (or key path for %K) of --predicate; repeat in order.", valueName: "value"))
+    var arguments: [String] = []
+
+    @Option(name: .customLong("var"), parsing: .unconditionalSingleValue, help: ArgumentHelp("A value for $NAME in --predicate.", valueName: "name=value"))
+    var variables: [String] = []
+
+    @Option(name: .long, parsing: .unconditionalSingleValue, help: ArgumentHelp("Keep rows where FIELD equals VALUE (repeat to combine).", valueName: "field=value"))
     var `where`: [String] = []
+
+    @Option(name: .long, parsing: .unconditional, help: ArgumentHelp("Sort by these key paths, separated by commas; - before one for descending (-departure_time,trip_id).", valueName: "keys"))
+    var sort: String?
+
+    @Option(name: .long, parsing: .unconditional, help: "At most this many rows (0: no limit).")
+    var limit: Int = 0
+
+    @Option(name: .long, parsing: .unconditional, help: "Skip this many rows first.")
+    var offset: Int = 0
 
     @Option(name: .long, help: "csv (default) or json.")
     var format: ListFormat = .csv
@@ -35,26 +56,60 @@ struct ListCommand: ParsableCommand {
     enum ListFormat: String, ExpressibleByArgument, CaseIterable { case csv, json }
 
     func validate() throws {
-        guard let listing = TableListing.all[table] else {
-            throw ValidationError("unknown table '\(table)'; list one of stops, routes, trips, stop-times")
+        guard limit >= 0 else { throw ValidationError("--limit takes 0 (no limit) or more") }
+        guard offset >= 0 else { throw ValidationError("--offset takes 0 or more") }
+        for variable in variables where !variable.contains("=") || variable.hasPrefix("=") {
+            throw ValidationError("--var takes NAME=VALUE; got '\(variable)'")
         }
-        do { _ = try listing.validate(where: self.where) } catch let error as TableListing.UnknownField {
+    }
+
+    /// The request, checked against the model: mistakes are usage errors, a predicate's shown with a caret.
+    private func listing() throws -> EntityListing {
+        var request = EntityListing.Request(entity: table)
+        request.predicate = predicate
+        request.arguments = arguments
+        request.conditions = self.where
+        request.sort = sort
+        for variable in variables {
+            let equals = variable.firstIndex(of: "=")!
+            request.variables[String(variable[..<equals])] = String(variable[variable.index(after: equals)...])
+        }
+        do {
+            return try EntityListing(request)
+        } catch let error as PredicateFormatError {
+            throw PredicateUsageError(error: error, option: sort != nil && error.format == sort ? "--sort" : error.format == predicate ? "--predicate" : "--where")
+        } catch let error as EntityListing.UnknownTable {
+            throw ValidationError(error.description)
+        } catch let error as EntityListing.UnknownField {
             throw ValidationError(error.description)
         }
     }
 
     func run() throws {
-        let listing = TableListing.all[table]!
+        let listing = try listing()
         let transit = try openTransitDatabase(path: database.path, explain: explain)
         try feeds.apply(to: transit)
         let writer = StreamWriter()
         let rows = TableRowWriter(listing: listing, writer: writer, format: format)
         rows.begin()
-        // Feed after feed, by name; each row is written as soon as SQLite hands it over: nothing is collected.
-        for feed in transit.selectedFeeds {
-            try transit.database.forEachRow(SQLGenerator.prepare(try listing.query(for: feed, where: self.where))) { row in
+        // Feed after feed, by name; each row is written as soon as SQLite hands it over: nothing is
+        // collected. --offset skips whole feeds by counting their rows, then rows of the next one.
+        var toSkip = offset
+        var left = limit > 0 ? limit : Int.max
+        for feed in transit.selectedFeeds where left > 0 {
+            if toSkip > 0 {
+                let count = try transit.database.count(try listing.query(for: feed))
+                if count <= toSkip {
+                    toSkip -= count
+                    continue
+                }
+            }
+            let query = try listing.query(for: feed, limit: limit > 0 ? left : nil, offset: toSkip)
+            toSkip = 0
+            try transit.database.forEachRow(SQLGenerator.prepare(query)) { row in
                 guard !writer.failed else { throw StreamClosed() }
                 rows.write(row)
+                left -= 1
             }
         }
         rows.end()
@@ -62,27 +117,39 @@ struct ListCommand: ParsableCommand {
     }
 }
 
+/// A mistake in a predicate (or sort keys): the message, the text with a caret under the place.
+struct PredicateUsageError: Error, CustomStringConvertible {
+    let error: PredicateFormatError
+    /// The option the text came from.
+    let option: String
+    var description: String { option + ": " + error.description }
+}
+
 /// The reader of stdout went away (`| head`): stop quietly.
 struct StreamClosed: Error {}
 
 /// Writes rows of a listing as CSV (RFC 4180) or a JSON array, straight from SQLite's bytes.
 final class TableRowWriter {
-    let listing: TableListing
+    let listing: EntityListing
     let writer: StreamWriter
     let format: ListCommand.ListFormat
     private var first = true
     private let names: [[UInt8]]
 
-    init(listing: TableListing, writer: StreamWriter, format: ListCommand.ListFormat) {
+    /// The columns: `feed`, then the listing's fields.
+    private let fields: [EntityListing.Field]
+
+    init(listing: EntityListing, writer: StreamWriter, format: ListCommand.ListFormat) {
         self.listing = listing
         self.writer = writer
         self.format = format
-        names = listing.fields.map { Array(JSONText.quote($0.name).utf8) }
+        fields = [EntityListing.Field(name: "feed", kind: .text)] + listing.fields
+        names = fields.map { Array(JSONText.quote($0.name).utf8) }
     }
 
     func begin() {
         if format == .csv {
-            writer.write(listing.fields.map(\.name).joined(separator: ",") + "\r\n")
+            writer.write(fields.map(\.name).joined(separator: ",") + "\r\n")
         } else {
             writer.write("[")
         }
@@ -97,7 +164,7 @@ final class TableRowWriter {
             writer.write(first ? "\n  {" : ",\n  {")
         }
         first = false
-        for (index, field) in listing.fields.enumerated() {
+        for (index, field) in fields.enumerated() {
             if format == .json {
                 if index > 0 { writer.write(byte: 0x2C); writer.write(byte: 0x20) }
                 names[index].withUnsafeBufferPointer { writer.write($0) }
@@ -121,7 +188,7 @@ final class TableRowWriter {
         writer.write(byte: UInt8(0x30 + secs / 10)); writer.write(byte: UInt8(0x30 + secs % 10))
     }
 
-    private func writeCSVValue(_ row: Row, _ index: Int, _ kind: TableListing.Kind) {
+    private func writeCSVValue(_ row: Row, _ index: Int, _ kind: EntityListing.Kind) {
         if row.isNull(index) { return }
         switch kind {
         case .time: writeTime(row.int(index))
@@ -142,7 +209,7 @@ final class TableRowWriter {
         }
     }
 
-    private func writeJSONValue(_ row: Row, _ index: Int, _ kind: TableListing.Kind) {
+    private func writeJSONValue(_ row: Row, _ index: Int, _ kind: EntityListing.Kind) {
         if row.isNull(index) {
             writer.write("null")
             return

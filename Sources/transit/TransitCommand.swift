@@ -72,6 +72,11 @@ struct TransitCommand: ParsableCommand {
     }
 
     private static func exitWith(_ error: Error, subcommand: String?) -> Never {
+        if let mistake = error as? PredicateUsageError {
+            // Three lines: what is wrong, the predicate, a caret under the place.
+            writeToStandardError("Error: \(mistake)\n(see 'transit \(subcommand ?? "list") --help')\n")
+            Glibc.exit(ExitCode.validationFailure.rawValue)
+        }
         let code = exitCode(for: error)
         if code == .success {
             // --help, --version: the full text, on stdout.

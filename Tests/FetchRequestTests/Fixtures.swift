@@ -52,6 +52,22 @@ final class FixtureDatabase {
     let directory = TemporaryDirectory()
     let database: Database
 
+    /// The rows, for tests that compute their expected answers: lines (id, name, color),
+    /// stations (id, name, line, riders), visits (id, station, minute).
+    static let lines: [[SQLValue]] = [[.integer(1), .text("U1"), .text("green")], [.integer(2), .text("U2"), .text("red")], [.integer(3), .text("S9"), .null]]
+    static let stations: [[SQLValue]] = [
+        [.integer(1), .text("Alexanderplatz"), .integer(2), .integer(900)],
+        [.integer(2), .text("alte Münze"), .integer(2), .integer(150)],
+        [.integer(3), .text("Bahnhof Zoo"), .integer(1), .integer(700)],
+        [.integer(4), .text("50%_off \"Mall\""), .integer(1), .integer(40)],
+        [.integer(5), .text("Łazienki"), .null, .integer(300)],
+        [.integer(6), .text("Zwickau"), .integer(3), .integer(10)],
+        [.integer(7), .text("Ńowy"), .integer(3), .integer(20)],
+    ]
+    static let visits: [[SQLValue]] = (1...12).map { index in
+        [.integer(Int64(index)), .integer(Int64([1, 1, 1, 2, 3, 3, 5, 1, 3, 2, 6, 1][index - 1])), .integer(Int64(index * 5))]
+    }
+
     init() throws {
         database = try Database(path: directory.file("test.sqlite"), mode: .readWrite)
         typealias C = TableDefinition.ColumnDefinition
@@ -63,19 +79,7 @@ final class FixtureDatabase {
         for table in tables { try database.execute(table.sql) }
         try database.execute(IndexDefinition("station_by_name", on: "station", columns: ["name"]).sql)
         try database.execute(IndexDefinition("visit_by_station", on: "visit", columns: ["station", "minute"]).sql)
-        let lines: [[SQLValue]] = [[.integer(1), .text("U1"), .text("green")], [.integer(2), .text("U2"), .text("red")], [.integer(3), .text("S9"), .null]]
-        let stations: [[SQLValue]] = [
-            [.integer(1), .text("Alexanderplatz"), .integer(2), .integer(900)],
-            [.integer(2), .text("alte Münze"), .integer(2), .integer(150)],
-            [.integer(3), .text("Bahnhof Zoo"), .integer(1), .integer(700)],
-            [.integer(4), .text("50%_off \"Mall\""), .integer(1), .integer(40)],
-            [.integer(5), .text("Łazienki"), .null, .integer(300)],
-            [.integer(6), .text("Zwickau"), .integer(3), .integer(10)],
-            [.integer(7), .text("Ńowy"), .integer(3), .integer(20)],
-        ]
-        let visits: [[SQLValue]] = (1...12).map { index in
-            [.integer(Int64(index)), .integer(Int64([1, 1, 1, 2, 3, 3, 5, 1, 3, 2, 6, 1][index - 1])), .integer(Int64(index * 5))]
-        }
+        let (lines, stations, visits) = (Self.lines, Self.stations, Self.visits)
         for (table, rows) in [(tables[0], lines), (tables[1], stations), (tables[2], visits)] {
             let insert = try database.makeStatement(table.insertSQL(columns: table.columnNames))
             for row in rows {

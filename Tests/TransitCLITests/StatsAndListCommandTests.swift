@@ -71,13 +71,32 @@ final class StatsAndListCommandTests: XCTestCase {
     }
 
     func testListRefusesUnknownTablesAndFields() throws {
-        let table = try transit(["list", "shapes"])
+        let table = try transit(["list", "spaceships"])
         XCTAssertEqual(table.status, 64)
-        XCTAssertTrue(table.stderr.contains("unknown table 'shapes'"), table.stderr)
+        XCTAssertTrue(table.stderr.contains("unknown table 'spaceships'; list one of agency, stops, routes"), table.stderr)
         for condition in ["stop_id", "nope=1", "stop_id; DROP TABLE stops=1", "\"stop_id\"=x"] {
             let run = try transit(["list", "stops", "--where", condition])
             XCTAssertEqual(run.status, 64, condition)
             XCTAssertTrue(run.stderr.contains("--where takes FIELD=VALUE"), run.stderr)
         }
+        let typed = try transit(["list", "stops", "--where", "location_type=upside"])
+        XCTAssertEqual(typed.status, 64)
+        XCTAssertTrue(typed.stderr.contains("location_type takes a number or one of"), typed.stderr)
+    }
+
+    func testListCoversEveryTableOfTheModel() throws {
+        for table in ["agency", "calendar", "calendar_dates", "frequencies", "shapes", "feed_info", "directions", "services", "service_days", "feeds"] {
+            let run = try transit(["list", table, "--format", "json"])
+            XCTAssertEqual(run.status, 0, "\(table): \(run.stderr)")
+            XCTAssertNoThrow(try JSONSerialization.jsonObject(with: Data(run.stdout.utf8)), table)
+        }
+        let dates = try transit(["list", "calendar_dates"])
+        XCTAssertEqual(dates.stdout, """
+            feed,service_id,date,exception_type\r
+            lindenau,WD,20261225,2\r
+            lindenau,WE,20261225,1\r
+            lindenau,EXTRA,20261224,1\r
+
+            """)
     }
 }

@@ -68,7 +68,9 @@ public enum SQLFunction: String, Sendable {
     case coalesce = "COALESCE"
     case abs = "ABS"
     case length = "LENGTH"
-
+    /// `fetch_fold(text, options)`: the model's text folding for `[c]`, `[d]`, `[cd]`, registered
+    /// on the connection by `Database.register(folding:)`.
+    case fold = "fetch_fold"
 }
 
 /// A column of the entity being fetched, or of a joined table when `qualifier` names its alias.
@@ -92,6 +94,10 @@ extension SQLExpression {
     public var average: SQLExpression { SQLExpression(.function(.average, [self], distinct: false)) }
     /// `ABS(self)`.
     public var absoluteValue: SQLExpression { SQLExpression(.function(.abs, [self], distinct: false)) }
+    /// `fetch_fold(self, options)`: the text folded as `[c]`/`[d]` fold it (see `SQLFunction.fold`).
+    public func folded(_ options: StringOptions) -> SQLExpression {
+        SQLExpression(.function(.fold, [self, SQLExpression(.integerLiteral(options.rawValue))], distinct: false))
+    }
     /// `LENGTH(self)`.
     public var length: SQLExpression { SQLExpression(.function(.length, [self], distinct: false)) }
 }

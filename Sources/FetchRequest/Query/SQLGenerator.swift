@@ -166,6 +166,8 @@ public struct SQLGenerator {
             return sql
         case let .like(value, pattern):
             return expression(value) + " LIKE " + bind(.text(pattern)) + " ESCAPE '\\'"
+        case let .glob(value, pattern):
+            return expression(value) + " GLOB " + bind(.text(pattern))
         case .exists(let subquery):
             var existence = subquery
             if existence.selection.isEmpty { existence.selection = [SelectedProperty(SQLExpression(.integerLiteral(1)))] }
@@ -190,6 +192,8 @@ public struct SQLGenerator {
         case .not(let inner):
             if case .isNull(let value) = inner.node { return expression(value) + " IS NOT NULL" }
             return "NOT (" + self.predicate(inner) + ")"
+        case .notTrue(let inner):
+            return "(" + self.predicate(inner) + ") IS NOT 1"
         case .constant(let value):
             return value ? "1" : "0"
         }

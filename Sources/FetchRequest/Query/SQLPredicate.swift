@@ -16,11 +16,13 @@ public struct SQLPredicate: Sendable {
         case isNull(SQLExpression)
         case beginsWith(SQLExpression, String)
         case like(SQLExpression, String)
+        case glob(SQLExpression, String)
         indirect case exists(Query)
         indirect case subqueryCount(Query, ComparisonOperator, SQLExpression)
         case and([SQLPredicate])
         case or([SQLPredicate])
         indirect case not(SQLPredicate)
+        indirect case notTrue(SQLPredicate)
         case constant(Bool)
     }
 
@@ -39,6 +41,13 @@ public struct SQLPredicate: Sendable {
     /// `(SELECT COUNT(*) FROM …) op n`: Core Data's `SUBQUERY(…).@count op n`.
     public static func count(of subquery: Query, _ op: ComparisonOperator, _ n: Int) -> SQLPredicate {
         SQLPredicate(.subqueryCount(subquery, op, .value(n)))
+    }
+
+    /// `(predicate) IS NOT 1`: true when `predicate` is false or NULL. The negation of two-valued
+    /// logic, where a comparison with a missing value is false (as Core Data's in-memory
+    /// predicates have it), not SQL's unknown, which `NOT` keeps unknown.
+    public static func isNotTrue(_ predicate: SQLPredicate) -> SQLPredicate {
+        SQLPredicate(.notTrue(predicate))
     }
 
     /// Every predicate in `predicates` holds (true for an empty list).
@@ -115,6 +124,12 @@ extension SQLExpression {
         SQLPredicate(.like(self, "%" + SQLPredicate.escapeLike(text) + "%"))
     }
 
+    /// `self GLOB pattern`: case-sensitive, `*` and `?` wildcards, `[…]` classes (so a literal `[`
+    /// is written `[[]`); `globEscaped(_:)` makes text match itself.
+    public func glob(_ pattern: String) -> SQLPredicate {
+        SQLPredicate(.glob(self, pattern))
+    }
+
     /// `self LIKE pattern ESCAPE '\'` with a pattern the caller wrote (`%` and `_` are wildcards).
     public func like(_ pattern: String) -> SQLPredicate {
         SQLPredicate(.like(self, pattern))
@@ -122,6 +137,22 @@ extension SQLExpression {
 }
 
 extension SQLPredicate {
+    /// `text` with GLOB's special characters (`*`, `?`, `[`) written as one-character classes, so
+    /// it matches itself in a GLOB pattern.
+    public static func globEscaped(_ text: String) -> String {
+        var escaped = ""
+        escaped.reserveCapacity(text.utf8.count)
+        for character in text {
+            switch character {
+            case "*": escaped += "[*]"
+            case "?": escaped += "[?]"
+            case "[": escaped += "[[]"
+            default: escaped.append(character)
+            }
+        }
+        return escaped
+    }
+
     /// `text` with the LIKE wildcards and the escape character escaped by `\`.
     public static func escapeLike(_ text: String) -> String {
         var escaped = ""

@@ -19,6 +19,8 @@ public final class TransitDatabase {
         guard FileSystem.kind(of: path) == .file else { throw TransitError.noDatabase(path: path) }
         do {
             database = try Database(path: path, mode: .readOnly)
+            // Predicates' [c], [d] and [cd] fold text with it (`fetch_fold`).
+            try database.register(folding: TransitModel.folding)
             // One read transaction for the whole command: every request sees the same set of
             // feeds, the one before or the one after an import that commits meanwhile, never a mix.
             try database.execute("BEGIN")

@@ -37,6 +37,33 @@ public enum NameNormalizer {
         return String(composed)
     }
 
+    /// `text` folded as a predicate's `[c]`, `[d]` and `[cd]` fold it: `[cd]` is `normalize(_:)`
+    /// (the search's folding); `[c]` lowercases only; `[d]` removes marks and folds the letters
+    /// without a decomposition (ł→l, Ø→O) but keeps case.
+    public static func fold(_ text: String, caseInsensitive: Bool, diacriticInsensitive: Bool) -> String {
+        switch (caseInsensitive, diacriticInsensitive) {
+        case (true, true): return normalize(text)
+        case (true, false): return text.lowercased()
+        case (false, false): return text
+        case (false, true): break
+        }
+        if text.utf8.allSatisfy({ $0 < 0x80 }) { return text }
+        var folded = String.UnicodeScalarView()
+        for scalar in text._nfd {
+            let properties = scalar.properties
+            if properties.generalCategory == .nonspacingMark { continue }
+            let lower = properties.lowercaseMapping.unicodeScalars
+            if lower.count == 1, let first = lower.first, let replacement = foldings[first.value] {
+                folded.append(contentsOf: (first == scalar ? replacement : replacement.uppercased()).unicodeScalars)
+            } else {
+                folded.append(scalar)
+            }
+        }
+        var composed = String.UnicodeScalarView()
+        composed.append(contentsOf: String(folded)._nfc)
+        return String(composed)
+    }
+
     /// The words of an already normalized text: maximal runs of letters and digits (categories L
     /// and N), in order, duplicates kept.
     public static func words(ofNormalized text: String) -> [String] {
