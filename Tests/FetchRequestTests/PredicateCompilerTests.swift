@@ -265,4 +265,26 @@ final class PredicateCompilerTests: XCTestCase {
         XCTAssertEqual(mixed.names, stationNames { ($0.riders > 100 && !(lineName($0.line) == "U2")) || $0.name == "Zwickau" })
         XCTAssertEqual(try run("station", "line != 'U2'").names, stationNames { lineName($0.line) != "U2" }, "nil != 'U2' holds")
     }
+
+    /// What a typed predicate shows: its syntax written back as a format string reads back as the same predicate.
+    func testFormattedSyntaxParsesBackToItself() throws {
+        let formats = [
+            "name == 'a\\'b' AND (riders > 5 OR line == nil)", "NOT (riders BETWEEN {1, 2}) || name IN {'x', \"y\"}",
+            "ANY visits.minute >= 3", "ALL visits.minute != 4 AND NONE visits.clock == '0h05m'", "name BEGINSWITH[cd] 'ł'",
+            "visits.@count > 2 AND visits.@avg.minute < 30.5", "SUBQUERY(visits, $v, $v.minute > 1 AND NOT $v.minute == 2).@count == 0",
+            "riders >= $MIN OR TRUEPREDICATE", "FALSEPREDICATE", "name LIKE[c] '*a?' OR name ENDSWITH 'z' OR name CONTAINS[d] 'q'",
+            "NOT NOT riders < -3",
+        ]
+        for format in formats {
+            let formatted = try PredicateParser.parse(format).formatted
+            XCTAssertEqual(try PredicateParser.parse(formatted).formatted, formatted, format)
+            // And compiles to the same SQL as the original.
+            var original = try XCTUnwrap(ModelFetch(entity: "station", in: Self.model))
+            var again = try XCTUnwrap(ModelFetch(entity: "station", in: Self.model))
+            try original.filter(format: format, variables: ["MIN": .integer(1)])
+            try again.filter(format: formatted, variables: ["MIN": .integer(1)])
+            XCTAssertEqual(SQLGenerator.prepare(try original.query(selecting: ["name"]).query).sql,
+                           SQLGenerator.prepare(try again.query(selecting: ["name"]).query).sql, format)
+        }
+    }
 }

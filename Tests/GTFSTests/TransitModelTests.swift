@@ -59,3 +59,54 @@ final class TransitModelTests: XCTestCase {
         }
     }
 }
+
+/// Typed predicates: keys the compiler checks, compiled as the same predicate as their format.
+final class TypedPredicateTests: XCTestCase {
+    private func demo() throws -> (TransitDatabase, ObjectModel) {
+        let transit = try TransitDatabase(path: try DemoDatabase.path())
+        return (transit, TransitModel.model(for: try XCTUnwrap(transit.feeds.first)))
+    }
+
+    /// The trip_id of each trip key, to read answers.
+    private func tripIDs(_ transit: TransitDatabase) throws -> [Int: String] {
+        Dictionary(uniqueKeysWithValues: try transit.database.fetch(FetchRequest<Trip>()).map { ($0.key, $0.tripID) })
+    }
+
+    func testTypedKeysFollowRelationshipsAsTheFormatDoes() throws {
+        let (transit, model) = try demo()
+        let predicate = StopTime.keys.trip.route.shortName == "1" && StopTime.keys.stopSequence == 1
+        XCTAssertEqual(predicate.format, "trip.route.route_short_name == '1' AND stop_sequence == 1")
+        let typed = try transit.database.fetch(FetchRequest<StopTime>(where: predicate, in: model))
+        let formatted = try transit.database.fetch(FetchRequest<StopTime>(format: predicate.format, in: model))
+        XCTAssertEqual(typed, formatted)
+        let ids = try tripIDs(transit)
+        // Route R1 ("1") runs T1, T2, T4 and T6 (trips.txt).
+        XCTAssertEqual(typed.map { ids[$0.tripKey]! }, ["T1", "T2", "T4", "T6"])
+        XCTAssertEqual(Set(typed.map(\.stopSequence)), [1])
+    }
+
+    func testTypedCountsStringOptionsAndLogic() throws {
+        let (transit, model) = try demo()
+        let ids = try tripIDs(transit)
+        let noPickup = Trip.keys.stopTimes.count(where: { $0.pickupType == 1 }) > 0
+        XCTAssertEqual(noPickup.format, "SUBQUERY(stop_times, $x, $x.pickup_type == 1).@count > 0")
+        XCTAssertEqual(try transit.database.fetch(FetchRequest<Trip>(where: noPickup, in: model)).map(\.tripID), ["T2"])
+        let long = Trip.keys.stopTimes.count() >= 4 && !(Trip.keys.headsign == "Tierpark")
+        XCTAssertEqual(try transit.database.fetch(FetchRequest<Trip>(where: long, in: model)).map(\.tripID), ["T2"])
+        let named = Stop.keys.name.beginsWith("u gor", options: [.caseInsensitive, .diacriticInsensitive])
+            || Stop.keys.parentStation.stopID.isIn(["HBF"]) && Stop.keys.platformCode == "2"
+        XCTAssertEqual(try transit.database.fetch(FetchRequest<Stop>(where: named, in: model)).map(\.stopID), ["HBF_2", "GOR"])
+        XCTAssertEqual(ids.count, 7)
+    }
+
+    func testPrefetchingARelationshipIsOneMoreQueryNotOnePerRecord() throws {
+        let (transit, model) = try demo()
+        var statements = 0
+        transit.database.observer = { _ in statements += 1 }
+        let request = try FetchRequest<Trip>(where: Trip.keys.directionID == 0, in: model)
+        let trips = try transit.database.fetch(request)
+        let routes = try transit.database.fetchRelated(Trip.route, of: request)
+        XCTAssertEqual(statements, 2)
+        XCTAssertEqual(trips.map { routes[.integer(Int64($0.routeKey))]?.first?.routeID }, ["R1", "N2", "R1", "RING", "R1", "N2"])
+    }
+}

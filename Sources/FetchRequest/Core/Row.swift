@@ -73,3 +73,59 @@ public struct Row {
     /// The column names of the row, in order.
     public var columnNames: [String] { statement.columnNames }
 }
+
+extension Row {
+    // Reading by name: records decode themselves by the names of their columns, so the order a
+    // request selects them in cannot shift a value into the wrong property. `RecordColumn` finds a
+    // name's position in the record's `columnNames` once, so a hot decode costs nothing more than
+    // reading by position; a plain name is looked up in the statement's columns (once per statement).
+
+    /// True when `column` holds NULL.
+    public func isNull<Record>(_ column: RecordColumn<Record>) -> Bool { isNull(column.index) }
+    /// `column` as an integer (0 for NULL).
+    public func int<Record>(_ column: RecordColumn<Record>) -> Int { int(column.index) }
+    /// `column` as an integer, or nil for NULL.
+    public func optionalInt<Record>(_ column: RecordColumn<Record>) -> Int? { optionalInt(column.index) }
+    /// `column` as a double (0 for NULL).
+    public func double<Record>(_ column: RecordColumn<Record>) -> Double { double(column.index) }
+    /// `column` as a double, or nil for NULL.
+    public func optionalDouble<Record>(_ column: RecordColumn<Record>) -> Double? { optionalDouble(column.index) }
+    /// `column` as text ("" for NULL).
+    public func string<Record>(_ column: RecordColumn<Record>) -> String { string(column.index) }
+    /// `column` as text, or nil for NULL.
+    public func optionalString<Record>(_ column: RecordColumn<Record>) -> String? { optionalString(column.index) }
+
+    /// The column named `column` as an integer (0 for NULL).
+    public func int(_ column: String) -> Int { int(statement.columnIndex(column)) }
+    /// The column named `column` as an integer, or nil for NULL.
+    public func optionalInt(_ column: String) -> Int? { optionalInt(statement.columnIndex(column)) }
+    /// The column named `column` as a double, or nil for NULL.
+    public func optionalDouble(_ column: String) -> Double? { optionalDouble(statement.columnIndex(column)) }
+    /// The column named `column` as text ("" for NULL).
+    public func string(_ column: String) -> String { string(statement.columnIndex(column)) }
+    /// The column named `column` as text, or nil for NULL.
+    public func optionalString(_ column: String) -> String? { optionalString(statement.columnIndex(column)) }
+    /// The column named `column` as whichever storage class it holds.
+    public func value(_ column: String) -> SQLValue { value(statement.columnIndex(column)) }
+}
+
+/// A column of an entity's records, by name: its position in `Record.columnNames` (what every
+/// request for the record selects, in that order) is found once, when the column is made, so a
+/// record decodes by name at the cost of reading by position.
+///
+///     static let stopName = RecordColumn<Stop>("stop_name")
+///     name = row.string(Self.stopName)
+public struct RecordColumn<Record: Entity>: Sendable {
+    public let name: String
+    /// The position in `Record.columnNames`.
+    public let index: Int
+
+    /// The column `name`, which must be one of `Record.columnNames` (a programming error otherwise).
+    public init(_ name: String) {
+        guard let index = Record.columnNames.firstIndex(of: name) else {
+            preconditionFailure("\(Record.self) selects no column \(name) (its columns: \(Record.columnNames))")
+        }
+        self.name = name
+        self.index = index
+    }
+}

@@ -12,6 +12,22 @@ public final class Statement {
     public let parameterCount: Int
     /// The names of the result columns, in order.
     public let columnNames: [String]
+    /// The position of each result column by name (the first, when two share one), made at the
+    /// first read by name.
+    private lazy var columnIndexes: [String: Int] = {
+        var indexes: [String: Int] = [:]
+        for (index, name) in columnNames.enumerated() where indexes[name] == nil { indexes[name] = index }
+        return indexes
+    }()
+
+    /// The position of the result column named `name`; a name the statement does not select is a
+    /// programming error (the record and its request disagree), reported with both.
+    func columnIndex(_ name: String) -> Int {
+        guard let index = columnIndexes[name] else {
+            preconditionFailure("no column \(name) among \(columnNames) of: \(sql)")
+        }
+        return index
+    }
 
     init(database: Database, sql: String, persistent: Bool) throws {
         var pointer: OpaquePointer?

@@ -248,7 +248,8 @@ struct PredicateCompiler {
         case .converted(_, let read):
             switch value {
             case .text(let string): if let stored = read(string) { return stored }
-            case .integer(let number): if let stored = read(String(number)) { return stored }
+            // A number is the stored form itself (seconds of a GTFS time, yyyymmdd of a date).
+            case .integer(let number): return .integer(Int64(number))
             default: break
             }
             throw wrong

@@ -151,3 +151,62 @@ public struct PredicateFormatError: Error, Sendable, Equatable, CustomStringConv
         return message + "\n  " + shown + "\n  " + String(repeating: " ", count: offset) + "^"
     }
 }
+
+extension PredicateSyntax {
+    /// The predicate written back as an `NSPredicate` format string (values as literals, AND and
+    /// OR parts parenthesised where needed): what a typed predicate shows in messages.
+    public var formatted: String {
+        switch self {
+        case .constant(let value, _): return value ? "TRUEPREDICATE" : "FALSEPREDICATE"
+        case .not(let inner, _): return "NOT " + inner.grouped
+        case .and(let parts): return parts.map { if case .or = $0 { "(" + $0.formatted + ")" } else { $0.formatted } }.joined(separator: " AND ")
+        case .or(let parts): return parts.map(\.formatted).joined(separator: " OR ")
+        case .comparison(let comparison):
+            let options = comparison.options.isEmpty ? "" : "[" + (comparison.options.contains(.caseInsensitive) ? "c" : "")
+                + (comparison.options.contains(.diacriticInsensitive) ? "d" : "") + "]"
+            return (comparison.quantifier.map { $0.rawValue + " " } ?? "") + comparison.left.formatted + " " + comparison.op.rawValue + options
+                + " " + comparison.right.formatted
+        }
+    }
+
+    private var grouped: String {
+        switch self {
+        case .and, .or: return "(" + formatted + ")"
+        default: return formatted
+        }
+    }
+}
+
+extension ExpressionSyntax {
+    /// The expression as format-string text.
+    public var formatted: String {
+        switch self {
+        case .keyPath(let path): return path.text
+        case .value(let value, _):
+            switch value {
+            case .null: return "nil"
+            case .bool(let flag): return flag ? "TRUE" : "FALSE"
+            case .integer(let number): return String(number)
+            case .real(let number): return String(number)
+            case .text(let text):
+                var quoted = "'"
+                for character in text {
+                    switch character {
+                    case "'": quoted += "\\'"
+                    case "\\": quoted += "\\\\"
+                    case "\n": quoted += "\\n"
+                    case "\t": quoted += "\\t"
+                    default: quoted.append(character)
+                    }
+                }
+                return quoted + "'"
+            }
+        case .variable(let name, _): return "$" + name
+        case .list(let items, _): return "{" + items.map(\.formatted).joined(separator: ", ") + "}"
+        case .aggregate(let function, let collection, let attribute, _):
+            return collection.formatted + "." + function.rawValue + (attribute.map { "." + $0.text } ?? "")
+        case .subquery(let collection, let variable, let predicate, _):
+            return "SUBQUERY(" + collection.text + ", $" + variable + ", " + predicate.formatted + ")"
+        }
+    }
+}

@@ -36,25 +36,33 @@ public struct Feed: Entity, Sendable, Equatable {
     /// Every key the feed's rows can have.
     public var keys: ClosedRange<Int> { FeedKeys.range(of: key) }
 
+    private static let columns = (key: RecordColumn<Feed>("id"), name: RecordColumn<Feed>("name"), source: RecordColumn<Feed>("source"),
+                                  importedAt: RecordColumn<Feed>("imported_at"), timeZone: RecordColumn<Feed>("time_zone"),
+                                  agencies: RecordColumn<Feed>("agencies"), largestTime: RecordColumn<Feed>("largest_time"),
+                                  hasFrequencies: RecordColumn<Feed>("has_frequencies"), stops: RecordColumn<Feed>("stops"),
+                                  stopTimes: RecordColumn<Feed>("stop_times"), trips: RecordColumn<Feed>("trips"), routes: RecordColumn<Feed>("routes"),
+                                  firstDate: RecordColumn<Feed>("first_date"), lastDate: RecordColumn<Feed>("last_date"))
+
     public init(row: Row) throws {
-        key = row.int(0)
-        name = row.string(1)
-        source = row.optionalString(2) ?? ""
-        importedAt = row.optionalString(3) ?? ""
-        let zoneName = row.string(4)
+        let c = Feed.columns
+        key = row.int(c.key)
+        name = row.string(c.name)
+        source = row.optionalString(c.source) ?? ""
+        importedAt = row.optionalString(c.importedAt) ?? ""
+        let zoneName = row.string(c.timeZone)
         guard let zone = AgencyTimeZone(identifier: zoneName) else {
             throw TransitError.unknownTimeZone(feed: name, zone: zoneName)
         }
         timeZone = zone
-        agencies = row.optionalString(5).map { $0.split(separator: "\n").map(String.init) } ?? []
-        largestTime = row.int(6)
-        hasFrequencies = row.int(7) != 0
-        stops = row.optionalInt(8) ?? 0
-        stopTimes = row.optionalInt(9) ?? 0
-        trips = row.optionalInt(10) ?? 0
-        routes = row.optionalInt(11) ?? 0
-        if let first = row.optionalInt(12).flatMap(ServiceDate.init(yyyymmdd:)),
-           let last = row.optionalInt(13).flatMap(ServiceDate.init(yyyymmdd:)), first <= last {
+        agencies = row.optionalString(c.agencies).map { $0.split(separator: "\n").map(String.init) } ?? []
+        largestTime = row.int(c.largestTime)
+        hasFrequencies = row.int(c.hasFrequencies) != 0
+        stops = row.optionalInt(c.stops) ?? 0
+        stopTimes = row.optionalInt(c.stopTimes) ?? 0
+        trips = row.optionalInt(c.trips) ?? 0
+        routes = row.optionalInt(c.routes) ?? 0
+        if let first = row.optionalInt(c.firstDate).flatMap(ServiceDate.init(yyyymmdd:)),
+           let last = row.optionalInt(c.lastDate).flatMap(ServiceDate.init(yyyymmdd:)), first <= last {
             serviceDates = first...last
         } else {
             serviceDates = nil

@@ -1,8 +1,9 @@
 import FetchRequest
 
 /// A row of `stops`: a stop, platform, station, entrance, generic node or boarding area.
-public struct Stop: Entity, Sendable, Equatable {
+public struct Stop: ModelRecord, Sendable, Equatable {
     public static let tableName = "stops"
+    public static let entityName = "stops"
     public static let columnNames = ["id", "stop_id", "stop_name", "stop_lat", "stop_lon", "location_type", "parent", "platform_code", "feed"]
 
     /// The integer key inside the database.
@@ -22,17 +23,39 @@ public struct Stop: Entity, Sendable, Equatable {
     /// The key of the feed the stop belongs to (`feeds.id`).
     public let feedKey: Int
 
+    private static let columns = (key: RecordColumn<Stop>("id"), stopID: RecordColumn<Stop>("stop_id"), name: RecordColumn<Stop>("stop_name"),
+                                  latitude: RecordColumn<Stop>("stop_lat"), longitude: RecordColumn<Stop>("stop_lon"),
+                                  locationType: RecordColumn<Stop>("location_type"), parent: RecordColumn<Stop>("parent"),
+                                  platformCode: RecordColumn<Stop>("platform_code"), feed: RecordColumn<Stop>("feed"))
+
     public init(row: Row) throws {
-        key = row.int(0)
-        stopID = row.string(1)
-        name = row.string(2)
-        latitude = row.optionalDouble(3)
-        longitude = row.optionalDouble(4)
-        locationType = row.int(5)
-        parent = row.optionalInt(6)
-        platformCode = row.optionalString(7)
-        feedKey = row.int(8)
+        let c = Stop.columns
+        key = row.int(c.key)
+        stopID = row.string(c.stopID)
+        name = row.string(c.name)
+        latitude = row.optionalDouble(c.latitude)
+        longitude = row.optionalDouble(c.longitude)
+        locationType = row.int(c.locationType)
+        parent = row.optionalInt(c.parent)
+        platformCode = row.optionalString(c.platformCode)
+        feedKey = row.int(c.feed)
     }
+
+    /// The keys of `stops` for typed predicates.
+    public struct Keys: Sendable {
+        public let stopID = ModelKey<Stop, String>("stop_id")
+        public let name = ModelKey<Stop, String?>("stop_name")
+        public let code = ModelKey<Stop, String?>("stop_code")
+        public let latitude = ModelKey<Stop, Double?>("stop_lat")
+        public let longitude = ModelKey<Stop, Double?>("stop_lon")
+        public let locationType = ModelKey<Stop, Int>("location_type")
+        public let platformCode = ModelKey<Stop, String?>("platform_code")
+        public let parentStation = ModelKey<Stop, Stop>("parent_station")
+        public let children = ModelKey<Stop, ToMany<Stop>>("children")
+        public let stopTimes = ModelKey<Stop, ToMany<StopTime>>("stop_times")
+    }
+
+    public static let keys = Keys()
 
     /// The rider's stop listing rule: by default stations and stops or platforms without a parent
     /// (platforms are represented by their station); with `platforms`, every boarding point
