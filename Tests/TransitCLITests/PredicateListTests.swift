@@ -130,7 +130,7 @@ final class PredicateListTests: XCTestCase {
         let unknown = try transit(["list", "stop_times", "--predicate", "trip.rout.route_short_name == %@", "--arg", "1"])
         XCTAssertEqual(unknown.status, 64)
         XCTAssertEqual(unknown.stderr, """
-            Error: --predicate: trips has no attribute or relationship 'rout'; attributes: route_id, service_id, trip_id, trip_headsign, trip_short_name, direction_id, block_id, shape_id, wheelchair_accessible, bikes_allowed; relationships: route, service, stop_times (to-many), frequencies (to-many), shape (to-many), last_stop, feed
+            Error: --predicate: trips has no attribute or relationship 'rout'; attributes: route_id, service_id, trip_id, trip_headsign, trip_short_name, direction_id, block_id, shape_id, wheelchair_accessible, bikes_allowed, direction; relationships: route, service, stop_times (to-many), frequencies (to-many), shape (to-many), last_stop, feed
               trip.rout.route_short_name == %@
                    ^
             (see 'transit list --help')

@@ -74,6 +74,9 @@ public struct AttributeDescription: Sendable {
         case column(String)
         /// A key path through to-one relationships, from the entity.
         case keyPath(String)
+        /// A value computed from the entity's row, given the alias its table goes by (a
+        /// correlated subquery over a composite key, say).
+        case expression(@Sendable (String) -> SQLExpression)
     }
 
     public let name: String
@@ -85,6 +88,13 @@ public struct AttributeDescription: Sendable {
         self.name = name
         self.type = type
         self.source = .column(column ?? name)
+    }
+
+    /// An attribute computed from the entity's row by `expression` (given the table's alias).
+    public init(_ name: String, _ type: AttributeType, computed expression: @escaping @Sendable (String) -> SQLExpression) {
+        self.name = name
+        self.type = type
+        self.source = .expression(expression)
     }
 
     /// An attribute that is another entity's, reached by `keyPath` through to-one relationships.

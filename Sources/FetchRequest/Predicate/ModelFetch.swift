@@ -46,6 +46,17 @@ public struct ModelFetch {
         predicate = predicate && (try compiler.predicate(syntax, in: root))
     }
 
+    /// A column of the fetched entity's own table (keys the model does not name as attributes),
+    /// for `filter(_:)` and `query(selecting:columns:)`.
+    public func column(_ name: String) -> SQLExpression {
+        Column(name, of: root.alias)
+    }
+
+    /// Also requires `predicate`, built on `column(_:)`s.
+    public mutating func filter(_ predicate: SQLPredicate) {
+        self.predicate = self.predicate && predicate
+    }
+
     /// Sorts by key paths separated by commas, each descending when it starts with `-`
     /// (`-departure_time,trip_id`); the entity's natural order breaks ties.
     public mutating func sort(by keys: String) throws {
@@ -76,14 +87,35 @@ public struct ModelFetch {
 
     /// The query: the entity's rows (in its scope) meeting every filter, sorted, selecting the
     /// values of `keyPaths`, each named after its key path. Returns the selected values' types too.
-    public func query(selecting keyPaths: [String]) throws -> (query: Query, types: [AttributeType]) {
+    /// A key path may end in an aggregate (`trips.@count`, `stop_times.@max.departure_time`).
+    /// `columns` adds columns the model does not name as attributes (keys), of the entity's own
+    /// table or of one its to-one relationships lead to (`trip.route`), each named as written.
+    public func query(selecting keyPaths: [String], columns: [String] = []) throws -> (query: Query, types: [AttributeType]) {
         var compiler = PredicateCompiler(model: model, format: keyPaths.joined(separator: ","), variables: [:])
         var selection: [SelectedProperty] = []
         var types: [AttributeType] = []
         for path in keyPaths {
-            let (expression, type) = try compiler.value(of: KeyPathSyntax(text: path, at: 0), in: root, purpose: "select")
+            let expression: SQLExpression
+            let type: AttributeType
+            let parts = path.split(separator: ".", omittingEmptySubsequences: false).map(String.init)
+            if let operatorIndex = parts.firstIndex(where: { $0.hasPrefix("@") }), operatorIndex > 0 {
+                // collection.@function[.attribute]
+                guard let function = AggregateFunction(rawValue: parts[operatorIndex]) else {
+                    throw PredicateFormatError("unknown collection operator \(parts[operatorIndex]) in \(path)", in: path, at: 0)
+                }
+                let attributeParts = parts[(operatorIndex + 1)...]
+                let attribute = attributeParts.isEmpty ? nil : KeyPathSyntax(text: attributeParts.joined(separator: "."), at: 0)
+                let collection = KeyPathSyntax(text: parts[..<operatorIndex].joined(separator: "."), at: 0)
+                (expression, type) = try compiler.aggregate(function, .keyPath(collection), attribute, position: 0, in: root)
+            } else {
+                (expression, type) = try compiler.value(of: KeyPathSyntax(text: path, at: 0), in: root, purpose: "select")
+            }
             selection.append(SelectedProperty(expression, as: path))
             types.append(type)
+        }
+        for name in columns {
+            selection.append(SelectedProperty(try compiler.column(at: KeyPathSyntax(text: name, at: 0), in: root), as: name))
+            types.append(.integer)
         }
         var query = Query(table: entity.table, alias: root.alias)
         for join in root.joins { query = query.joining(join) }

@@ -292,6 +292,21 @@ struct PredicateCompiler {
         }
     }
 
+    /// A column of the table a key path's to-one relationships lead to (`trip.route`: the
+    /// trip's `route` column), for keys the model does not name as attributes.
+    func column(at keyPath: KeyPathSyntax, in scope: FetchScope) throws -> SQLExpression {
+        var entity = scope.entity
+        var alias = scope.alias
+        for (index, name) in keyPath.components.dropLast().enumerated() {
+            guard let relationship = entity.relationship(name), !relationship.isToMany, let destination = model[relationship.destination] else {
+                throw error("\(name) is not a to-one relationship of \(entity.name)", at: keyPath.positions[index])
+            }
+            alias = scope.join(relationship, to: destination, from: alias, kind: relationship.isRequired ? .inner : .left)
+            entity = destination
+        }
+        return Column(keyPath.components.last ?? "", of: alias)
+    }
+
     func resolve(_ keyPath: KeyPathSyntax, in scope: FetchScope) throws -> Resolution {
         try resolve(keyPath, from: 0, entity: scope.entity, alias: scope.alias, in: scope, allowingToMany: false)
     }
@@ -336,6 +351,8 @@ struct PredicateCompiler {
                 switch attribute.source {
                 case .column(let column):
                     return .value(Column(column, of: alias), attribute.type, name: name)
+                case .expression(let make):
+                    return .value(make(alias), attribute.type, name: name)
                 case .keyPath(let path):
                     let derived = KeyPathSyntax(components: path.split(separator: ".").map(String.init),
                                                 positions: Array(repeating: position, count: path.split(separator: ".").count))
@@ -425,7 +442,7 @@ struct PredicateCompiler {
 
     /// `collection.@count`, `collection.@max.attribute`, `SUBQUERY(…).@count` as a correlated
     /// scalar subquery, with the type of its value.
-    private mutating func aggregate(_ function: AggregateFunction, _ collection: ExpressionSyntax, _ attribute: KeyPathSyntax?,
+    mutating func aggregate(_ function: AggregateFunction, _ collection: ExpressionSyntax, _ attribute: KeyPathSyntax?,
                                     position: Int, in scope: FetchScope) throws -> (expression: SQLExpression, type: AttributeType) {
         depth += 1
         defer { depth -= 1 }

@@ -99,8 +99,8 @@ public struct RecordedSource: Sendable, Equatable {
         let downloads = Query(table: "feed_downloads").select(Column("etag"), Column("last_modified")).filter(Column("feed") == feed.key)
         do {
             try database.forEachRow(SQLGenerator.prepare(downloads)) {
-                etag = $0.optionalString(0)
-                lastModified = $0.optionalString(1)
+                etag = $0.optionalString("etag")
+                lastModified = $0.optionalString("last_modified")
             }
         } catch let error as DatabaseError where error.isMissingTable {}
         return RecordedSource(source: feed.source, etag: etag, lastModified: lastModified, importedAt: feed.importedAt)
@@ -131,7 +131,7 @@ public enum DatabaseFile: Equatable {
         var metadata: [String: String] = [:]
         let query = Query(table: "metadata").select(Column("key"), Column("value"))
         do {
-            try database.forEachRow(SQLGenerator.prepare(query)) { metadata[$0.string(0)] = $0.optionalString(1) ?? "" }
+            try database.forEachRow(SQLGenerator.prepare(query)) { metadata[$0.string("key")] = $0.optionalString("value") ?? "" }
         } catch let error as DatabaseError where error.isNotADatabase || error.isMissingTable {
             // Not SQLite, or SQLite without transit's tables: anything else (I/O, locks) is an
             // error, never a reason to write a new file over this one.

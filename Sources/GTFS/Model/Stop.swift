@@ -23,7 +23,8 @@ public struct Stop: ModelRecord, Sendable, Equatable {
     /// The key of the feed the stop belongs to (`feeds.id`).
     public let feedKey: Int
 
-    private static let columns = (key: RecordColumn<Stop>("id"), stopID: RecordColumn<Stop>("stop_id"), name: RecordColumn<Stop>("stop_name"),
+    /// The record's columns by name (`NearbyStops` reads the coordinates before decoding).
+    static let columns = (key: RecordColumn<Stop>("id"), stopID: RecordColumn<Stop>("stop_id"), name: RecordColumn<Stop>("stop_name"),
                                   latitude: RecordColumn<Stop>("stop_lat"), longitude: RecordColumn<Stop>("stop_lon"),
                                   locationType: RecordColumn<Stop>("location_type"), parent: RecordColumn<Stop>("parent"),
                                   platformCode: RecordColumn<Stop>("platform_code"), feed: RecordColumn<Stop>("feed"))

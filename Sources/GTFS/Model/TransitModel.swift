@@ -117,6 +117,12 @@ public enum TransitModel {
                 A("route_id", .text, keyPath: "route.route_id"), A("service_id", .text, keyPath: "service.service_id"),
                 A("trip_id", .text), A("trip_headsign", .text), A("trip_short_name", .text), A("direction_id", .integer),
                 A("block_id", .text), A("shape_id", .text), A("wheelchair_accessible", .integer), A("bikes_allowed", .integer),
+                // The direction's name (directions.txt) by the trip's route and direction_id.
+                A("direction", .text, computed: { alias in
+                    .subquery(Query(table: "directions").select(Column("direction", of: "directions"))
+                        .filter(Column("route", of: "directions") == Column("route", of: alias)
+                            && Column("direction_id", of: "directions") == Column("direction_id", of: alias)))
+                }),
             ], relationships: [
                 .toOne("route", "routes", from: "route", identifier: "route_id", required: true),
                 .toOne("service", "services", from: "service", identifier: "service_id", required: true),

@@ -75,7 +75,7 @@ public struct FeedStatistics: Sendable {
                 .grouped(by: [Column("stop", of: "st")])
                 .sorted(by: [departures.descending, Column("stop_id", of: "stops").ascending])
                 .limited(to: limit)
-            try transit.database.forEachRow(SQLGenerator.prepare(query)) { result.append((feed.name, $0.string(0), $0.string(1), $0.int(2))) }
+            try transit.database.forEachRow(SQLGenerator.prepare(query)) { result.append((feed.name, $0.string("stop_id"), $0.string("stop_name"), $0.int("departures"))) }
         }
         result.sort {
             if $0.departures != $1.departures { return $0.departures > $1.departures }
@@ -97,7 +97,7 @@ public struct FeedStatistics: Sendable {
             .grouped(by: [hour])
             .sorted(by: [hour.ascending])
         var result: [(Int, Int)] = []
-        try transit.database.forEachRow(SQLGenerator.prepare(query)) { result.append(($0.int(0), $0.int(1))) }
+        try transit.database.forEachRow(SQLGenerator.prepare(query)) { result.append(($0.int("hour"), $0.int("departures"))) }
         return result
     }
 

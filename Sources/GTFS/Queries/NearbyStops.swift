@@ -86,8 +86,9 @@ public struct NearbyStopsQuery: Sendable {
         var found: [NearbyStop] = []
         try transit.database.forEachRow(try candidates(feeds: transit.restrictedFeedKeys)) { row in
             // Only stops inside the circle are decoded into records.
-            guard !row.isNull(3), !row.isNull(4) else { return }
-            let distance = Geo.distance(latitude, longitude, row.double(3), row.double(4))
+            let (latitudeColumn, longitudeColumn) = (Stop.columns.latitude, Stop.columns.longitude)
+            guard !row.isNull(latitudeColumn), !row.isNull(longitudeColumn) else { return }
+            let distance = Geo.distance(latitude, longitude, row.double(latitudeColumn), row.double(longitudeColumn))
             if distance <= radius {
                 let stop = try Stop(row: row)
                 found.append(NearbyStop(stop: stop, distance: distance, feed: transit.feedName(ofKey: stop.key)))

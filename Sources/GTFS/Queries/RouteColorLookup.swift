@@ -19,9 +19,9 @@ extension TransitDatabase {
             .filter(Column("route_id").isIn(Array(Set(routes.map(\.routeID))).sorted()))
         var found: [RouteName: (color: String?, textColor: String?)] = [:]
         try database.forEachRow(SQLGenerator.prepare(query)) { row in
-            guard let feed = feeds.first(where: { $0.key == row.int(0) }) else { return }
-            let name = RouteName(feed: feed.name, routeID: row.string(1))
-            if routes.contains(name) { found[name] = (row.optionalString(2), row.optionalString(3)) }
+            guard let feed = feeds.first(where: { $0.key == row.int("feed") }) else { return }
+            let name = RouteName(feed: feed.name, routeID: row.string("route_id"))
+            if routes.contains(name) { found[name] = (row.optionalString("route_color"), row.optionalString("route_text_color")) }
         }
         return found
     }

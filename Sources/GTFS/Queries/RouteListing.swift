@@ -79,41 +79,36 @@ public struct RouteListing: Sendable {
     func run(on transit: TransitDatabase, feeds: [Feed]) throws -> [RouteSummary] {
         var routes: [RouteSummary] = []
         for feed in feeds {
-            let keys = feed.keys
-            // Trips per route: one range of the feed's trips, grouped.
+            let model = TransitModel.model(for: feed)
+            // Trips per route: one pass over the feed's range of trips, grouped (a count per route
+            // would scan every trip per route in a database written before trips_by_route).
             var tripCounts: [Int: Int] = [:]
             let counts = Query(table: "trips").select([SelectedProperty(Column("route")), SelectedProperty(countAll, as: "trips")])
-                .filter(Column("id").between(keys.lowerBound, and: keys.upperBound))
+                .filter(Column("id").between(feed.keys.lowerBound, and: feed.keys.upperBound))
                 .grouped(by: [Column("route")])
-            try transit.database.forEachRow(SQLGenerator.prepare(counts)) { tripCounts[$0.int(0)] = $0.int(1) }
-            var query = Query(table: "routes")
-                .joining(Join(.left, table: "agency", on: Column("id", of: "agency") == Column("agency", of: "routes")))
-                .select([
-                    SelectedProperty(Column("id", of: "routes")), SelectedProperty(Column("route_id", of: "routes")),
-                    SelectedProperty(Column("agency_name", of: "agency")), SelectedProperty(Column("route_short_name", of: "routes")),
-                    SelectedProperty(Column("route_long_name", of: "routes")), SelectedProperty(Column("route_type", of: "routes")),
-                    SelectedProperty(Column("route_color", of: "routes")), SelectedProperty(Column("route_text_color", of: "routes")),
-                    SelectedProperty(Column("route_sort_order", of: "routes")),
-                ])
-                .filter(Column("id", of: "routes").between(keys.lowerBound, and: keys.upperBound))
-            if let onlyRoute { query = query.filter(Column("id", of: "routes") == onlyRoute) }
+            try transit.database.forEachRow(SQLGenerator.prepare(counts)) { tripCounts[$0.int("route")] = $0.int("trips") }
+            var fetch = ModelFetch(entity: "routes", in: model)!
+            if let onlyRoute { fetch.filter(fetch.column("id") == onlyRoute) }
             if let stopKeys {
                 let here = stopKeys.filter { FeedKeys.feed(of: $0) == feed.key }
                 guard !here.isEmpty else { continue }
-                // The routes of the trips that call at the stops: an index range per stop.
-                let calling = Query(table: feed.tables.stopTimes, alias: "st")
-                    .joining(Join(table: "trips", on: Column("id", of: "trips") == Column("trip", of: "st")))
-                    .select(Column("route", of: "trips"))
-                    .filter(Column("stop", of: "st").isIn(here))
-                query = query.filter(Column("id", of: "routes").isIn(calling))
+                // The routes of the trips that call at the stops: an index range per stop, once
+                // (not a walk of every trip of every route, as a correlated ANY would be).
+                var calling = ModelFetch(entity: "stop_times", in: model)!
+                calling.filter(calling.column("stop").isIn(here))
+                var routesCalling = try calling.query(selecting: [], columns: ["trip.route"]).query
+                routesCalling.sortDescriptors = []
+                fetch.filter(fetch.column("id").isIn(routesCalling))
             }
+            let query = try fetch.query(selecting: ["route_id", "agency.agency_name", "route_short_name", "route_long_name", "route_type",
+                                                    "route_color", "route_text_color", "route_sort_order"], columns: ["id"]).query
             try transit.database.forEachRow(SQLGenerator.prepare(query)) { row in
-                let type = row.int(5)
+                let type = row.int("route_type")
                 if let typeFilter, !RouteType.matches(type, filter: typeFilter) { return }
-                routes.append(RouteSummary(feed: feed.name, routeID: row.string(1), agency: row.optionalString(2),
-                                           shortName: row.optionalString(3) ?? "", longName: row.optionalString(4) ?? "", type: type,
-                                           color: row.optionalString(6), textColor: row.optionalString(7), sortOrder: row.optionalInt(8),
-                                           trips: tripCounts[row.int(0)] ?? 0))
+                routes.append(RouteSummary(feed: feed.name, routeID: row.string("route_id"), agency: row.optionalString("agency.agency_name"),
+                                           shortName: row.optionalString("route_short_name") ?? "", longName: row.optionalString("route_long_name") ?? "",
+                                           type: type, color: row.optionalString("route_color"), textColor: row.optionalString("route_text_color"),
+                                           sortOrder: row.optionalInt("route_sort_order"), trips: tripCounts[row.int("id")] ?? 0))
             }
         }
         routes.sort { a, b in

@@ -57,23 +57,21 @@ public struct RoutePatterns: Sendable {
         listing.onlyRoute = key
         guard let route = try listing.run(on: transit, feeds: [feed]).first else { throw TransitError.unknownRoute(id: argument) }
         self.route = route
-        let keys = feed.keys
-        // The route's trips (an index range on trips(route); in a database written before that
-        // index, the feed's range of trips), then by trip_id.
-        let trips = Query(table: "trips")
-            .joining(Join(table: "services", on: Column("id", of: "services") == Column("service", of: "trips")))
-            .select([SelectedProperty(Column("id", of: "trips")), SelectedProperty(Column("trip_id", of: "trips")),
-                     SelectedProperty(Column("direction_id", of: "trips")), SelectedProperty(Column("service", of: "trips")),
-                     SelectedProperty(Column("service_id", of: "services")), SelectedProperty(Column("shape_id", of: "trips"))])
-            .filter(Column("route", of: "trips") == key && Column("id", of: "trips").between(keys.lowerBound, and: keys.upperBound))
+        let model = TransitModel.model(for: feed)
+        // The route's trips (an index range on trips(route)), then by trip_id.
+        var trips = ModelFetch(entity: "trips", in: model)!
+        trips.filter(trips.column("route") == key)
         var tripRows: [(key: Int, id: String, direction: Int?, service: Int, serviceID: String, shape: String?)] = []
-        try transit.database.forEachRow(SQLGenerator.prepare(trips)) {
-            tripRows.append(($0.int(0), $0.string(1), $0.optionalInt(2), $0.int(3), $0.string(4), $0.optionalString(5)))
+        try transit.database.forEachRow(SQLGenerator.prepare(try trips.query(selecting: ["trip_id", "direction_id", "service_id", "shape_id"],
+                                                                             columns: ["id", "service"]).query)) { row in
+            tripRows.append((row.int("id"), row.string("trip_id"), row.optionalInt("direction_id"), row.int("service"),
+                             row.string("service_id"), row.optionalString("shape_id")))
         }
         tripRows.sort { $0.id.utf8.lexicographicallyPrecedes($1.id.utf8) }
         // Each trip's stops in order: its own range of stop_times_K.
         let calls = SQLGenerator.prepare(Query(table: feed.tables.stopTimes).select(Column("stop"), Column("departure"))
             .filter(Column("trip") == SQLExpression.variable("trip")).sorted(by: [Column("stop_sequence").ascending]))
+
         var stopsByKey: [Int: PatternStop] = [:]
         var groups: [String: (direction: Int?, stops: [Int], trips: Int, first: String)] = [:]
         var order: [String] = []
@@ -82,9 +80,9 @@ public struct RoutePatterns: Sendable {
         for trip in tripRows {
             var stops: [Int] = []
             var firstDeparture: Int?
-            try transit.database.forEachRow(try calls.substituting(["trip": trip.key])) {
-                if stops.isEmpty { firstDeparture = $0.optionalInt(1) }
-                stops.append($0.int(0))
+            try transit.database.forEachRow(try calls.substituting(["trip": trip.key])) { row in
+                if stops.isEmpty { firstDeparture = row.optionalInt("departure") }
+                stops.append(row.int("stop"))
             }
             let patternKey = "\(trip.direction.map(String.init) ?? "-")|" + stops.map(String.init).joined(separator: ",")
             if groups[patternKey] == nil {
@@ -106,17 +104,18 @@ public struct RoutePatterns: Sendable {
         }
         // The stops' ids and names, one request for all of them.
         if !stopsByKey.isEmpty {
-            let stops = Query(table: "stops").select(Column("id"), Column("stop_id"), Column("stop_name"), Column("stop_lat"), Column("stop_lon"))
-                .filter(Column("id").isIn(Array(stopsByKey.keys).sorted()))
-            try transit.database.forEachRow(SQLGenerator.prepare(stops)) {
-                stopsByKey[$0.int(0)] = PatternStop(stopID: $0.string(1), name: $0.optionalString(2) ?? "",
-                                                    latitude: $0.optionalDouble(3), longitude: $0.optionalDouble(4))
+            let stops = FetchRequest<Stop>().filter(Stop.column("id").isIn(Array(stopsByKey.keys).sorted()))
+            for stop in try transit.database.fetch(stops) {
+                stopsByKey[stop.key] = PatternStop(stopID: stop.stopID, name: stop.name, latitude: stop.latitude, longitude: stop.longitude)
             }
         }
         // The directions' names (directions.txt), one request.
         var directionNames: [Int: String] = [:]
-        try transit.database.forEachRow(SQLGenerator.prepare(Query(table: "directions").select(Column("direction_id"), Column("direction"))
-            .filter(Column("route") == key))) { directionNames[$0.int(0)] = $0.string(1) }
+        var names = ModelFetch(entity: "directions", in: model)!
+        names.filter(names.column("route") == key)
+        try transit.database.forEachRow(SQLGenerator.prepare(try names.query(selecting: ["direction_id", "direction"]).query)) { row in
+            directionNames[row.int("direction_id")] = row.string("direction")
+        }
         var directionIDs: [Int?] = []
         for key in order where !directionIDs.contains(where: { $0 == groups[key]!.direction }) { directionIDs.append(groups[key]!.direction) }
         directionIDs.sort { ($0 ?? -1) < ($1 ?? -1) }
@@ -141,7 +140,9 @@ public struct RoutePatterns: Sendable {
             let query = Query(table: feed.tables.shapes).select(Column("shape_pt_lat"), Column("shape_pt_lon"))
                 .filter(Column("shape_id") == shape).sorted(by: [Column("shape_pt_sequence").ascending])
             do {
-                try transit.database.forEachRow(SQLGenerator.prepare(query)) { points.append(($0.double(0), $0.double(1))) }
+                try transit.database.forEachRow(SQLGenerator.prepare(query)) { row in
+                    points.append((row.optionalDouble("shape_pt_lat") ?? 0, row.optionalDouble("shape_pt_lon") ?? 0))
+                }
             } catch let error as DatabaseError where error.isMissingTable {}
             if points.count >= 2 { shapes.append((shape, points)) }
         }

@@ -90,7 +90,8 @@ public final class TransitDatabase {
             .filter(Column("feed").isIn(feeds.map(\.key)))
         do {
             try database.forEachRow(SQLGenerator.prepare(query)) {
-                found[$0.int(0)] = ($0.optionalInt(1), RealtimeWindow(latestDelay: $0.int(2), earliestDelay: $0.int(3), hasAddedDepartures: $0.int(4) > 0))
+                found[$0.int("feed")] = ($0.optionalInt("timestamp"), RealtimeWindow(latestDelay: $0.int("latest_delay"), earliestDelay: $0.int("earliest_delay"),
+                                                                             hasAddedDepartures: $0.int("added_departures") > 0))
             }
         } catch let error as DatabaseError where error.isMissingTable || error.isMissingColumn {
             // No realtime data was ever read into this database, or only by a development build
@@ -160,10 +161,10 @@ public final class TransitDatabase {
                          ambiguous: ([String]) -> TransitError) throws -> (feed: Feed, key: Int) {
         func matches(_ id: String, feeds: [Feed]) throws -> [(feed: Feed, key: Int, headsign: String)] {
             var found: [(Feed, Int, String)] = []
-            var query = Query(table: table).select([SelectedProperty(Column("id")), SelectedProperty(label)]).filter(Column(idColumn) == id)
+            var query = Query(table: table).select([SelectedProperty(Column("id")), SelectedProperty(label, as: "label")]).filter(Column(idColumn) == id)
             if feeds.count != self.feeds.count { query = query.filter(Column("feed").isIn(feeds.map(\.key))) }
             try database.forEachRow(SQLGenerator.prepare(query)) { row in
-                if let feed = self.feed(ofKey: row.int(0)) { found.append((feed, row.int(0), row.optionalString(1) ?? "")) }
+                if let feed = self.feed(ofKey: row.int("id")) { found.append((feed, row.int("id"), row.optionalString("label") ?? "")) }
             }
             return found
         }

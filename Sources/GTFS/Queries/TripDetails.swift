@@ -45,46 +45,31 @@ public struct TripDetails: Sendable {
         let (feed, key) = try transit.trip(named: argument)
         self.feed = feed
         self.key = key
-        let query = Query(table: "trips")
-            .joining(Join(table: "routes", on: Column("id", of: "routes") == Column("route", of: "trips")))
-            .joining(Join(table: "services", on: Column("id", of: "services") == Column("service", of: "trips")))
-            .joining(Join(.left, table: "agency", on: Column("id", of: "agency") == Column("agency", of: "routes")))
-            .joining(Join(.left, table: "directions", on: Column("route", of: "directions") == Column("route", of: "trips")
-                && Column("direction_id", of: "directions") == Column("direction_id", of: "trips")))
-            .select([
-                SelectedProperty(Column("trip_id", of: "trips")), SelectedProperty(Column("route_id", of: "routes")),
-                SelectedProperty(Column("route_short_name", of: "routes")), SelectedProperty(Column("route_long_name", of: "routes")),
-                SelectedProperty(Column("trip_headsign", of: "trips")), SelectedProperty(Column("direction_id", of: "trips")),
-                SelectedProperty(Column("agency_name", of: "agency")), SelectedProperty(Column("service", of: "trips")),
-                SelectedProperty(Column("service_id", of: "services")), SelectedProperty(Column("shape_id", of: "trips")),
-                SelectedProperty(Column("direction", of: "directions")),
-            ])
-            .filter(Column("id", of: "trips") == key)
+        let model = TransitModel.model(for: feed)
+        var trip = ModelFetch(entity: "trips", in: model)!
+        trip.filter(trip.column("id") == key)
         var found: (String, String, String, String, String?, Int?, String?, Int, String, String?, String?)?
-        try transit.database.forEachRow(SQLGenerator.prepare(query)) {
-            found = ($0.string(0), $0.string(1), $0.optionalString(2) ?? "", $0.optionalString(3) ?? "", $0.optionalString(4),
-                     $0.optionalInt(5), $0.optionalString(6), $0.int(7), $0.string(8), $0.optionalString(9), $0.optionalString(10))
+        try transit.database.forEachRow(SQLGenerator.prepare(try trip.query(
+            selecting: ["trip_id", "route_id", "route.route_short_name", "route.route_long_name", "trip_headsign", "direction_id",
+                        "route.agency.agency_name", "service_id", "shape_id", "direction"], columns: ["service"]).query)) { row in
+            found = (row.string("trip_id"), row.string("route_id"), row.optionalString("route.route_short_name") ?? "",
+                     row.optionalString("route.route_long_name") ?? "", row.optionalString("trip_headsign"), row.optionalInt("direction_id"),
+                     row.optionalString("route.agency.agency_name"), row.int("service"), row.string("service_id"),
+                     row.optionalString("shape_id"), row.optionalString("direction"))
         }
         guard let found else { throw TransitError.unknownTrip(id: argument) }
         (tripID, routeID, routeShortName, routeLongName, headsign, directionID, agencyName, serviceKey, serviceID, shapeID, directionName) = found
-        let calls = Query(table: feed.tables.stopTimes, alias: "st")
-            .joining(Join(table: "stops", on: Column("id", of: "stops") == Column("stop", of: "st")))
-            .select([
-                SelectedProperty(Column("stop_sequence", of: "st")), SelectedProperty(Column("stop_id", of: "stops")),
-                SelectedProperty(Column("stop_name", of: "stops")), SelectedProperty(Column("platform_code", of: "stops")),
-                SelectedProperty(Column("stop_lat", of: "stops")), SelectedProperty(Column("stop_lon", of: "stops")),
-                SelectedProperty(Column("arrival", of: "st")), SelectedProperty(Column("departure", of: "st")),
-                SelectedProperty(Column("interpolated", of: "st")), SelectedProperty(Column("pickup_type", of: "st")),
-                SelectedProperty(Column("drop_off_type", of: "st")), SelectedProperty(Column("stop", of: "st")),
-            ])
-            .filter(Column("trip", of: "st") == key)
-            .sorted(by: [Column("stop_sequence", of: "st").ascending])
+        var calls = ModelFetch(entity: "stop_times", in: model)!
+        calls.filter(calls.column("trip") == key)
         var list: [TripCall] = []
-        try transit.database.forEachRow(SQLGenerator.prepare(calls)) {
-            list.append(TripCall(sequence: $0.int(0), stopID: $0.string(1), stopName: $0.optionalString(2) ?? "",
-                                 platformCode: $0.optionalString(3), latitude: $0.optionalDouble(4), longitude: $0.optionalDouble(5),
-                                 arrival: $0.optionalInt(6), departure: $0.optionalInt(7), interpolated: $0.int(8) != 0,
-                                 pickupType: $0.optionalInt(9), dropOffType: $0.optionalInt(10), stopKey: $0.int(11)))
+        try transit.database.forEachRow(SQLGenerator.prepare(try calls.query(
+            selecting: ["stop_sequence", "stop_id", "stop.stop_name", "stop.platform_code", "stop.stop_lat", "stop.stop_lon",
+                        "arrival_time", "departure_time", "interpolated", "pickup_type", "drop_off_type"], columns: ["stop"]).query)) { row in
+            list.append(TripCall(sequence: row.int("stop_sequence"), stopID: row.string("stop_id"), stopName: row.optionalString("stop.stop_name") ?? "",
+                                 platformCode: row.optionalString("stop.platform_code"), latitude: row.optionalDouble("stop.stop_lat"),
+                                 longitude: row.optionalDouble("stop.stop_lon"), arrival: row.optionalInt("arrival_time"),
+                                 departure: row.optionalInt("departure_time"), interpolated: row.int("interpolated") != 0,
+                                 pickupType: row.optionalInt("pickup_type"), dropOffType: row.optionalInt("drop_off_type"), stopKey: row.int("stop")))
         }
         self.calls = list
     }
