@@ -287,4 +287,48 @@ final class PredicateCompilerTests: XCTestCase {
                            SQLGenerator.prepare(try again.query(selecting: ["name"]).query).sql, format)
         }
     }
+
+    // MARK: Found in review
+
+    func testNestedSubqueriesReusingAVariableEachGetTheirOwnTable() throws {
+        func linesWhere(_ include: (Int) -> Bool) -> [String] {
+            [(1, "U1"), (2, "U2"), (3, "S9")].filter { include($0.0) }.map(\.1)
+        }
+        let reused = try run("line", "SUBQUERY(stations, $s, SUBQUERY($s.visits, $s, $s.minute > 50).@count > 0).@count > 0")
+        XCTAssertTrue(reused.sql.contains(#""$s_2""#), reused.sql)
+        XCTAssertEqual(reused.names, linesWhere { line in stations.contains { $0.line == line && visits(of: $0.id).contains { $0 > 50 } } })
+        // A collection starting at an outer variable still sees the variables between.
+        let outer = try run("line", "SUBQUERY(stations, $s, SUBQUERY($s.visits, $v, SUBQUERY($s.visits, $u, $u.minute > $v.minute).@count > 0).@count > 0).@count > 0")
+        XCTAssertEqual(outer.names, linesWhere { line in stations.contains { $0.line == line && visits(of: $0.id).count >= 2 } })
+        // Bare keys inside a SUBQUERY over a path are the elements' (the visits here).
+        let bare = try run("line", "SUBQUERY(stations.visits, $v, minute > 50).@count > 0")
+        XCTAssertEqual(bare.names, linesWhere { line in stations.contains { $0.line == line && visits(of: $0.id).contains { $0 > 50 } } })
+    }
+
+    func testMistakesTheReviewFound() throws {
+        let quantified = try XCTUnwrap(mistake("station", "NONE visits.@count > 3"))
+        XCTAssertTrue(quantified.message.contains("NONE goes before a to-many key path, not before an aggregate"), quantified.message)
+        let folded = try XCTUnwrap(mistake("station", "riders ==[c] 900"))
+        XCTAssertEqual(folded.message, "[c] and [d] apply to text; riders is a whole number")
+        let wholeRelationship = try XCTUnwrap(mistake("station", "ANY visits == 5"))
+        XCTAssertTrue(wholeRelationship.message.contains("compare one of its attributes (visits.ATTRIBUTE)"), wholeRelationship.message)
+        let many = (0...Self.manyTerms).map { "riders == \($0)" }.joined(separator: " OR ")
+        let tooMany = try XCTUnwrap(mistake("station", many))
+        XCTAssertTrue(tooMany.message.contains("use IN {a, b, …}"), tooMany.message)
+    }
+
+    private static let manyTerms = 500
+
+    func testNilInAListMatchesAMissingValue() throws {
+        XCTAssertEqual(try run("station", "line IN {nil, 'U1'}").names, stationNames { $0.line == nil || lineName($0.line) == "U1" })
+    }
+
+    func testSortKeysMayBeAggregates() throws {
+        let result = try run("station", "TRUEPREDICATE", sort: "-visits.@count")
+        let expected = stations.enumerated().sorted { a, b in
+            let (x, y) = (visits(of: a.element.id).count, visits(of: b.element.id).count)
+            return x != y ? x > y : a.offset < b.offset
+        }.map(\.element.name)
+        XCTAssertEqual(result.names, expected)
+    }
 }

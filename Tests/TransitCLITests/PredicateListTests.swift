@@ -115,6 +115,14 @@ final class PredicateListTests: XCTestCase {
                        stops.filter { $0["parent_station"] != "HBF" }.map { $0["stop_id"]! }, "a stop without a parent is not HBF's")
     }
 
+    func testAnOptionalRelationshipKeepsItsRowsAlongTheWholePath() throws {
+        // parent_station is optional, its feed required: stops without a parent stay.
+        let stops = try rows("stops.txt")
+        XCTAssertEqual(try listed(["stops", "--sort", "parent_station.feed.name"], column: "stop_id").count, stops.count)
+        XCTAssertEqual(try listed(["stops", "--predicate", "parent_station.feed.name == 'lindenau' OR stop_id == 'GOR'"], column: "stop_id"),
+                       stops.filter { !$0["parent_station"]!.isEmpty || $0["stop_id"] == "GOR" }.map { $0["stop_id"]! })
+    }
+
     func testPlaceholdersVariablesSortLimitAndOffset() throws {
         XCTAssertEqual(try listed(["stops", "--predicate", "%K == $ID", "--arg", "stop_id", "--var", "ID=GOR"], column: "stop_id"), ["GOR"])
         let t1 = try rows("stop_times.txt").filter { $0["trip_id"] == "T1" }.map { $0["stop_sequence"]! }

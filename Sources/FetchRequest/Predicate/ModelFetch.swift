@@ -79,8 +79,7 @@ public struct ModelFetch {
             guard !path.isEmpty else {
                 throw PredicateFormatError("expected a key path to sort by (KEY or -KEY, separated by commas)", in: keys, at: start)
             }
-            let keyPath = KeyPathSyntax(text: path, at: start)
-            let (expression, _) = try compiler.value(of: keyPath, in: root, purpose: "sort by")
+            let (expression, _) = try compiler.value(ofPath: path, at: start, in: root, purpose: "sort by")
             sortDescriptors.append(SortDescriptor(expression, ascending: ascending))
         }
     }
@@ -95,21 +94,7 @@ public struct ModelFetch {
         var selection: [SelectedProperty] = []
         var types: [AttributeType] = []
         for path in keyPaths {
-            let expression: SQLExpression
-            let type: AttributeType
-            let parts = path.split(separator: ".", omittingEmptySubsequences: false).map(String.init)
-            if let operatorIndex = parts.firstIndex(where: { $0.hasPrefix("@") }), operatorIndex > 0 {
-                // collection.@function[.attribute]
-                guard let function = AggregateFunction(rawValue: parts[operatorIndex]) else {
-                    throw PredicateFormatError("unknown collection operator \(parts[operatorIndex]) in \(path)", in: path, at: 0)
-                }
-                let attributeParts = parts[(operatorIndex + 1)...]
-                let attribute = attributeParts.isEmpty ? nil : KeyPathSyntax(text: attributeParts.joined(separator: "."), at: 0)
-                let collection = KeyPathSyntax(text: parts[..<operatorIndex].joined(separator: "."), at: 0)
-                (expression, type) = try compiler.aggregate(function, .keyPath(collection), attribute, position: 0, in: root)
-            } else {
-                (expression, type) = try compiler.value(of: KeyPathSyntax(text: path, at: 0), in: root, purpose: "select")
-            }
+            let (expression, type) = try compiler.value(ofPath: path, at: 0, in: root, purpose: "select")
             selection.append(SelectedProperty(expression, as: path))
             types.append(type)
         }
@@ -139,11 +124,14 @@ final class FetchScope {
     private var joined: Set<String> = []
     /// `$x` of a `SUBQUERY(…, $x, …)` and the rows it stands for.
     private var variable: (name: String, entity: EntityDescription, alias: String)?
+    /// The rows bare key paths start from: the table's own, or a collection's last relationship's.
+    var elements: (entity: EntityDescription, alias: String)
 
     init(entity: EntityDescription, alias: String, parent: FetchScope?) {
         self.entity = entity
         self.alias = alias
         self.parent = parent
+        elements = (entity, alias)
     }
 
     /// Joins `relationship` from the table aliased `from` (once per alias) and returns its alias.

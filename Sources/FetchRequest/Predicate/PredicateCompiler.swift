@@ -9,6 +9,10 @@ struct PredicateCompiler {
     let variables: [String: PredicateValue]
     /// Subqueries nest at most this deep (SUBQUERY inside SUBQUERY…).
     private var depth = 0
+    /// The aliases SUBQUERY variables' tables got, so a nested one reusing a name gets its own.
+    private var variableAliases: Set<String> = []
+    /// At most this many predicates in one AND or OR (SQLite's expression tree has a depth limit).
+    static let maximumTerms = 500
 
     init(model: ObjectModel, format: String, variables: [String: PredicateValue]) {
         self.model = model
@@ -31,12 +35,21 @@ struct PredicateCompiler {
             // reading), where SQL's NOT would keep it unknown and drop the row.
             return .isNotTrue(try predicate(inner, in: scope))
         case .and(let parts):
+            try checkTermCount(parts, "AND")
             return .allOf(try parts.map { try predicate($0, in: scope) })
         case .or(let parts):
+            try checkTermCount(parts, "OR")
             return .anyOf(try parts.map { try predicate($0, in: scope) })
         case .comparison(let comparison):
             return try self.comparison(comparison, in: scope)
         }
+    }
+
+    private func checkTermCount(_ parts: [PredicateSyntax], _ word: String) throws {
+        guard parts.count > Self.maximumTerms else { return }
+        let position: Int
+        if case .comparison(let comparison) = parts[Self.maximumTerms] { position = comparison.left.position } else { position = 0 }
+        throw error("more than \(Self.maximumTerms) predicates joined by \(word): use IN {a, b, …} for many values of one key", at: position)
     }
 
     private mutating func comparison(_ syntax: ComparisonSyntax, in scope: FetchScope) throws -> SQLPredicate {
@@ -66,7 +79,11 @@ struct PredicateCompiler {
                     throw error("\(relationship.name) is a to-many relationship of \(outer.entity.name): say ANY, ALL or NONE before the key path, or use an aggregate such as \(relationship.name).@count",
                                 at: keyPath.positions[index])
                 }
-                let inner = try collection(keyPath, toManyAt: index, from: outer, alias: alias, relationship: relationship,
+                guard index < keyPath.components.count - 1 else {
+                    throw error("\(relationship.name) is a to-many relationship of \(outer.entity.name): compare one of its attributes (\(relationship.name).ATTRIBUTE)",
+                                at: keyPath.positions[index])
+                }
+                let inner = try collection(keyPath, toManyAt: index, from: alias, in: scope, relationship: relationship,
                                            throughEnd: false, variable: nil)
                 guard case .value(let expression, let type, let name) = try resolve(keyPath, from: inner.resolvedIndex, entity: inner.entity,
                                                                                     alias: inner.alias, in: inner.scope, allowingToMany: true) else {
@@ -81,6 +98,10 @@ struct PredicateCompiler {
                 }
             }
         case .aggregate(let function, let collection, let attribute, let position):
+            if let quantifier = syntax.quantifier {
+                throw error("\(quantifier.rawValue) goes before a to-many key path, not before an aggregate (\(function.rawValue) already takes all the related rows)",
+                            at: position)
+            }
             let (expression, type) = try aggregate(function, collection, attribute, position: position, in: scope)
             return try compare(expression, type, function.rawValue, syntax, in: scope)
         default:
@@ -92,6 +113,9 @@ struct PredicateCompiler {
     private mutating func compare(_ expression: SQLExpression, _ type: AttributeType, _ name: String, _ syntax: ComparisonSyntax,
                                   in scope: FetchScope) throws -> SQLPredicate {
         let options = syntax.options
+        if !options.isEmpty, case .text = type {} else if !options.isEmpty {
+            throw error("[c] and [d] apply to text; \(name) is \(type.expectation)", at: syntax.position)
+        }
         let subject = options.isEmpty ? expression : expression.folded(options)
         switch syntax.op {
         case .equal, .notEqual, .less, .lessOrEqual, .greater, .greaterOrEqual:
@@ -132,13 +156,15 @@ struct PredicateCompiler {
             let elements: [ExpressionSyntax]
             if case .list(let list, _) = syntax.right { elements = list } else { elements = [syntax.right] }
             var values: [SQLValue] = []
+            var includesNil = false
             for element in elements {
                 guard case .constant(let value) = try operand(element, for: type, name, options: options, in: scope) else {
                     throw error("IN takes a list of values: {a, b, …}", at: element.position)
                 }
-                values.append(value)
+                if value == .null { includesNil = true } else { values.append(value) }
             }
-            return subject.isIn(values)
+            // nil in the list matches a missing value, as == nil does.
+            return includesNil ? expression.isNull || subject.isIn(values) : subject.isIn(values)
         case .between:
             guard case .list(let bounds, let position) = syntax.right, bounds.count == 2 else {
                 throw error("BETWEEN takes two bounds: {low, high}", at: syntax.right.position)
@@ -287,7 +313,7 @@ struct PredicateCompiler {
         case .value(let expression, let type, _):
             return (expression, type)
         case .toMany(let index, let outer, _, let relationship):
-            throw error("cannot \(purpose) \(relationship.name): a to-many relationship of \(outer.entity.name) has many values (use \(relationship.name).@count, or ANY in a predicate)",
+            throw error("cannot \(purpose) \(relationship.name): a to-many relationship of \(outer.entity.name) has many values (an aggregate such as \(relationship.name).@count has one)",
                         at: keyPath.positions[index])
         }
     }
@@ -297,18 +323,39 @@ struct PredicateCompiler {
     func column(at keyPath: KeyPathSyntax, in scope: FetchScope) throws -> SQLExpression {
         var entity = scope.entity
         var alias = scope.alias
+        var optional = false
         for (index, name) in keyPath.components.dropLast().enumerated() {
             guard let relationship = entity.relationship(name), !relationship.isToMany, let destination = model[relationship.destination] else {
                 throw error("\(name) is not a to-one relationship of \(entity.name)", at: keyPath.positions[index])
             }
-            alias = scope.join(relationship, to: destination, from: alias, kind: relationship.isRequired ? .inner : .left)
+            let kind: Join.Kind = relationship.isRequired && !optional ? .inner : .left
+            if kind == .left { optional = true }
+            alias = scope.join(relationship, to: destination, from: alias, kind: kind)
             entity = destination
         }
         return Column(keyPath.components.last ?? "", of: alias)
     }
 
+    /// The value of a key path written as text at `position` of the format, which may end in an
+    /// aggregate (`trips.@count`, `stop_times.@max.departure_time`): for sorting and selecting.
+    mutating func value(ofPath path: String, at position: Int, in scope: FetchScope, purpose: String) throws -> (expression: SQLExpression, type: AttributeType) {
+        let keyPath = KeyPathSyntax(text: path, at: position)
+        guard let operatorIndex = keyPath.components.firstIndex(where: { $0.hasPrefix("@") }) else {
+            return try value(of: keyPath, in: scope, purpose: purpose)
+        }
+        guard operatorIndex > 0, let function = AggregateFunction(rawValue: keyPath.components[operatorIndex]) else {
+            throw error("expected a key path, or a to-many one with @count, @sum, @min, @max or @avg", at: keyPath.positions[operatorIndex])
+        }
+        let collection = KeyPathSyntax(components: Array(keyPath.components[..<operatorIndex]), positions: Array(keyPath.positions[..<operatorIndex]))
+        let rest = operatorIndex + 1 < keyPath.components.count
+            ? KeyPathSyntax(components: Array(keyPath.components[(operatorIndex + 1)...]), positions: Array(keyPath.positions[(operatorIndex + 1)...]))
+            : nil
+        return try aggregate(function, .keyPath(collection), rest, position: keyPath.positions[operatorIndex], in: scope)
+    }
+
     func resolve(_ keyPath: KeyPathSyntax, in scope: FetchScope) throws -> Resolution {
-        try resolve(keyPath, from: 0, entity: scope.entity, alias: scope.alias, in: scope, allowingToMany: false)
+        // A bare key path is the rows' own: the root's, or a SUBQUERY's elements.
+        try resolve(keyPath, from: 0, entity: scope.elements.entity, alias: scope.elements.alias, in: scope, allowingToMany: false)
     }
 
     /// Walks `keyPath` from component `start`, at `entity` aliased `alias`: to-one relationships
@@ -320,6 +367,9 @@ struct PredicateCompiler {
         var alias = start1
         var joinScope = scope
         var index = start
+        // After a left join (an optional relationship), every later join on the path is a left
+        // join too, or rows without the optional one would be dropped.
+        var optional = false
         let components = keyPath.components
         guard index < components.count, !components[index].isEmpty else {
             throw error("expected a key path", at: keyPath.positions.indices.contains(index) ? keyPath.positions[index] : keyPath.position)
@@ -372,7 +422,9 @@ struct PredicateCompiler {
             if relationship.isToMany && !allowingToMany {
                 return .toMany(index: index, scope: joinScope, alias: alias, relationship: relationship)
             }
-            alias = joinScope.join(relationship, to: destination, from: alias, kind: relationship.isToMany || relationship.isRequired ? .inner : .left)
+            let kind: Join.Kind = relationship.isToMany || (relationship.isRequired && !optional) ? .inner : .left
+            if kind == .left { optional = true }
+            alias = joinScope.join(relationship, to: destination, from: alias, kind: kind)
             entity = destination
             if isLast {
                 guard !relationship.isToMany, let identifier = relationship.identifier, let attribute = destination.attribute(identifier),
@@ -410,28 +462,44 @@ struct PredicateCompiler {
     /// `throughEnd`, the rest of the key path must be relationships (a collection:
     /// `trips.stop_times`), joined inside; the last one's rows are the elements, and `variable`
     /// (SUBQUERY's `$x`) names them.
-    private func collection(_ keyPath: KeyPathSyntax, toManyAt index: Int, from outer: FetchScope, alias: String,
-                            relationship: RelationshipDescription, throughEnd: Bool, variable: String?) throws -> InnerScope {
+    private mutating func collection(_ keyPath: KeyPathSyntax, toManyAt index: Int, from alias: String, in current: FetchScope,
+                                     relationship: RelationshipDescription, throughEnd: Bool, variable: String?) throws -> InnerScope {
         guard let destination = model[relationship.destination] else {
             throw error("internal: relationship \(relationship.name) leads to unknown entity \(relationship.destination)", at: keyPath.positions[index])
         }
         let single = throughEnd && index == keyPath.components.count - 1
-        let innerAlias = single && variable != nil ? "$" + variable! : alias + "." + relationship.name
-        let inner = FetchScope(entity: destination, alias: innerAlias, parent: outer)
+        var innerAlias = alias + "." + relationship.name
+        if single, let variable {
+            // `$x`, or `$x_2`… when an enclosing SUBQUERY's table is already `$x`.
+            innerAlias = "$" + variable
+            var suffix = 1
+            while variableAliases.contains(innerAlias) {
+                suffix += 1
+                innerAlias = "$" + variable + "_" + String(suffix)
+            }
+        }
+        variableAliases.insert(innerAlias)
+        // The subquery sees every variable of the scopes enclosing it (its parent is the scope
+        // being compiled, whichever outer row the collection starts from).
+        let inner = FetchScope(entity: destination, alias: innerAlias, parent: current)
         var entity = destination
         var elementsAlias = innerAlias
         var next = index + 1
         if throughEnd {
+            var optional = false
             while next < keyPath.components.count {
                 let name = keyPath.components[next]
                 guard let step = entity.relationship(name), let stepDestination = model[step.destination] else {
                     throw error("\(name) is not a relationship of \(entity.name): a collection is a path of relationships ending in a to-many one; \(entity.keyDescription)",
                                 at: keyPath.positions[next])
                 }
-                elementsAlias = inner.join(step, to: stepDestination, from: elementsAlias, kind: step.isToMany || step.isRequired ? .inner : .left)
+                let kind: Join.Kind = step.isToMany || (step.isRequired && !optional) ? .inner : .left
+                if kind == .left { optional = true }
+                elementsAlias = inner.join(step, to: stepDestination, from: elementsAlias, kind: kind)
                 entity = stepDestination
                 next += 1
             }
+            inner.elements = (entity, elementsAlias)
             if let variable { inner.bind(variable, to: entity, alias: elementsAlias) }
         }
         return InnerScope(scope: inner, entity: entity, alias: elementsAlias, resolvedIndex: next, table: destination.table,
@@ -460,12 +528,12 @@ struct PredicateCompiler {
         default:
             throw error("\(function.rawValue) needs a to-many key path before it", at: position)
         }
-        guard case .toMany(let index, let outer, let alias, let relationship) = try resolve(keyPath, in: scope) else {
+        guard case .toMany(let index, _, let alias, let relationship) = try resolve(keyPath, in: scope) else {
             throw error("\(keyPath.text) is not a to-many relationship: \(function.rawValue) and SUBQUERY count the rows of one (stop_times.@count)",
                         at: keyPath.position)
         }
-        let inner = try self.collection(keyPath, toManyAt: index, from: outer, alias: alias, relationship: relationship,
-                                   throughEnd: true, variable: variable)
+        let inner = try self.collection(keyPath, toManyAt: index, from: alias, in: scope, relationship: relationship,
+                                        throughEnd: true, variable: variable)
         var filter = SQLPredicate.all
         if let inside {
             filter = try predicate(inside, in: inner.scope)

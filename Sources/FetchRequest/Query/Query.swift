@@ -83,6 +83,16 @@ public struct Query: Sendable {
         return copy
     }
 
+    /// The position of the selected column named `name` (its alias, else its column's name): a
+    /// query's rows are read there by name, at the cost of reading by position, when the position
+    /// is found once for the query's shape. A name the query does not select is a programming error.
+    public func position(of name: String) -> Int {
+        guard let index = selection.firstIndex(where: { $0.name == name }) else {
+            preconditionFailure("the query selects no column \(name) (it selects \(selection.map(\.name)))")
+        }
+        return index
+    }
+
     /// A copy with duplicate rows removed.
     public func distinctRows() -> Query {
         var copy = self

@@ -659,9 +659,12 @@ struct StopTimeTiming: Entity {
     let arrival: Int?
     let departure: Int?
 
+    private static let columns = (sequence: RecordColumn<StopTimeTiming>("stop_sequence"), arrival: RecordColumn<StopTimeTiming>("arrival"),
+                                  departure: RecordColumn<StopTimeTiming>("departure"))
+
     init(row: Row) throws {
-        sequence = row.int(0)
-        arrival = row.optionalInt(1)
-        departure = row.optionalInt(2)
+        sequence = row.int(Self.columns.sequence)
+        arrival = row.optionalInt(Self.columns.arrival)
+        departure = row.optionalInt(Self.columns.departure)
     }
 }

@@ -51,7 +51,7 @@ public struct AlertListing: Sendable {
             let query = Query(table: "realtime_alerts").select(Column("id"), Column("feed"), Column("entity_id"), Column("cause"), Column("effect"))
                 .filter(Column("feed").isIn(feeds))
             try transit.database.forEachRow(SQLGenerator.prepare(query)) {
-                alerts.append(($0.int(0), $0.int(1), $0.optionalString(2) ?? "", $0.optionalInt(3), $0.optionalInt(4)))
+                alerts.append(($0.int("id"), $0.int("feed"), $0.optionalString("entity_id") ?? "", $0.optionalInt("cause"), $0.optionalInt("effect")))
             }
         } catch let error as DatabaseError where error.isMissingTable {
             return []
@@ -61,23 +61,24 @@ public struct AlertListing: Sendable {
         var periods: [Int: [(Int?, Int?)]] = [:]
         try transit.database.forEachRow(SQLGenerator.prepare(Query(table: "realtime_alert_periods")
             .select(Column("alert"), Column("start"), Column("end")).filter(Column("alert").isIn(keys)))) {
-            periods[$0.int(0), default: []].append(($0.optionalInt(1), $0.optionalInt(2)))
+            periods[$0.int("alert"), default: []].append(($0.optionalInt("start"), $0.optionalInt("end")))
         }
         var texts: [Int: [(field: String, language: String?, text: String)]] = [:]
         try transit.database.forEachRow(SQLGenerator.prepare(Query(table: "realtime_alert_texts")
             .select(Column("alert"), Column("field"), Column("language"), Column("text")).filter(Column("alert").isIn(keys))
             .sorted(by: [Column("alert").ascending, Column("field").ascending, Column("position").ascending]))) {
-            texts[$0.int(0), default: []].append(($0.string(1), $0.optionalString(2), $0.string(3)))
+            texts[$0.int("alert"), default: []].append(($0.string("field"), $0.optionalString("language"), $0.string("text")))
         }
         var entities: [Int: [(agency: String?, route: String?, type: Int?, trip: String?, stop: String?)]] = [:]
         try transit.database.forEachRow(SQLGenerator.prepare(Query(table: "realtime_alert_entities")
             .select(Column("alert"), Column("agency_id"), Column("route_id"), Column("route_type"), Column("trip_id"), Column("stop_id"))
             .filter(Column("alert").isIn(keys)))) {
-            entities[$0.int(0), default: []].append(($0.optionalString(1), $0.optionalString(2), $0.optionalInt(3), $0.optionalString(4), $0.optionalString(5)))
+            entities[$0.int("alert"), default: []].append(($0.optionalString("agency_id"), $0.optionalString("route_id"), $0.optionalInt("route_type"),
+                                                           $0.optionalString("trip_id"), $0.optionalString("stop_id")))
         }
         var feedLanguages: [Int: String] = [:]
         try transit.database.forEachRow(SQLGenerator.prepare(Query(table: "feed_info").select(Column("feed"), Column("feed_lang"))
-            .filter(Column("feed").isIn(feeds) && Column("feed_lang").isNotNull))) { feedLanguages[$0.int(0)] = $0.string(1) }
+            .filter(Column("feed").isIn(feeds) && Column("feed_lang").isNotNull))) { feedLanguages[$0.int("feed")] = $0.string("feed_lang") }
 
         var found: [ServiceAlert] = []
         for alert in alerts {
@@ -130,8 +131,8 @@ extension AlertListing.Scope {
         let stops = Query(table: "stops").select(Column("stop_id"), Column("parent")).filter(Column("id").isIn(stopKeys))
         var parents: [Int] = []
         try transit.database.forEachRow(SQLGenerator.prepare(stops)) {
-            scope.stopIDs.insert($0.string(0))
-            if let parent = $0.optionalInt(1) { parents.append(parent) }
+            scope.stopIDs.insert($0.string("stop_id"))
+            if let parent = $0.optionalInt("parent") { parents.append(parent) }
         }
         if !parents.isEmpty {
             try transit.database.forEachRow(SQLGenerator.prepare(Query(table: "stops").select(Column("stop_id")).filter(Column("id").isIn(parents)))) {
@@ -158,7 +159,7 @@ extension AlertListing.Scope {
             .select(Column("route_id", of: "routes"), Column("route_type", of: "routes"), Column("agency_id", of: "agency"))
             .filter(predicate)
         var found: [(String, Int?, String?)] = []
-        try transit.database.forEachRow(SQLGenerator.prepare(routes)) { found.append(($0.string(0), $0.optionalInt(1), $0.optionalString(2))) }
+        try transit.database.forEachRow(SQLGenerator.prepare(routes)) { found.append(($0.string("route_id"), $0.optionalInt("route_type"), $0.optionalString("agency_id"))) }
         for (route, type, agency) in found {
             routeIDs.insert(route)
             if let type { routeTypes.insert(type) }

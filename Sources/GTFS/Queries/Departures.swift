@@ -34,15 +34,60 @@ public struct Departure: Sendable, Equatable {
 }
 
 extension Departure {
-    /// A departure from a row of the departures requests, whose first ten columns are the stop's
-    /// `stop_id`, `stop_name`, `platform_code`, then `trip_id`, `route_id`, `route`, `headsign`,
-    /// a time, and the stop's latitude and longitude.
+    /// A departure from a row of the departures requests (`DepartureColumns.shown`: every one
+    /// selects the columns a departure shows in the same places).
     init(feed: String, row: Row, serviceDate: ServiceDate, gtfsTime: Int?, instant: Int, delay: Int? = nil, isRealtime: Bool = false) {
-        self.init(feed: feed, stopID: row.string(0), stopName: row.string(1), platformCode: row.optionalString(2),
-                  latitude: row.optionalDouble(8), longitude: row.optionalDouble(9), tripID: row.string(3), routeID: row.string(4),
-                  route: row.string(5), headsign: row.string(6), serviceDate: serviceDate, gtfsTime: gtfsTime, instant: instant,
-                  delay: delay, isRealtime: isRealtime)
+        let c = DepartureColumns.shown
+        self.init(feed: feed, stopID: row.string(c.stopID), stopName: row.string(c.stopName), platformCode: row.optionalString(c.platformCode),
+                  latitude: row.optionalDouble(c.latitude), longitude: row.optionalDouble(c.longitude), tripID: row.string(c.tripID),
+                  routeID: row.string(c.routeID), route: row.string(c.route), headsign: row.string(c.headsign), serviceDate: serviceDate,
+                  gtfsTime: gtfsTime, instant: instant, delay: delay, isRealtime: isRealtime)
     }
+}
+
+/// Where the rows of the departures requests hold each value, found by name in the requests'
+/// selections once per process (every feed's requests have the same shape): rows are read by
+/// name at the cost of reading by position.
+enum DepartureColumns {
+    /// The columns a departure shows, which every departures request selects first, in
+    /// `boardingColumns`' order (the added departures of NEW trips too, with `instant` as time).
+    static let shown: (stopID: Int, stopName: Int, platformCode: Int, tripID: Int, routeID: Int, route: Int, headsign: Int,
+                       departure: Int, latitude: Int, longitude: Int) = {
+        let query = DeparturesQuery.boardingColumns(of: Query(table: "stop_times", alias: "st"))
+        let added = DeparturesQuery.addedDeparturesRequest(feed: 0, stops: .all)
+        let shown = (query.position(of: "stop_id"), query.position(of: "stop_name"), query.position(of: "platform_code"),
+                     query.position(of: "trip_id"), query.position(of: "route_id"), query.position(of: "route"),
+                     query.position(of: "headsign"), query.position(of: "departure"), query.position(of: "stop_lat"), query.position(of: "stop_lon"))
+        precondition(added.selection.prefix(query.selection.count).map(\.name) == query.selection.map { $0.name == "departure" ? "instant" : $0.name },
+                     "the added departures request selects the shown columns in another order")
+        return shown
+    }()
+
+    /// A NEW trip's departure: its instant (where the timetable's rows have their departure) and service date.
+    static let added: (instant: Int, serviceDate: Int) = {
+        let query = DeparturesQuery.addedDeparturesRequest(feed: 0, stops: .all)
+        return (query.position(of: "instant"), query.position(of: "service_date"))
+    }()
+
+    /// A timetable row's identity, selected when realtime data applies.
+    static let identity: (trip: Int, sequence: Int) = {
+        let query = DeparturesQuery(stopKeys: [], start: 0, duration: 0).requestPerServiceDate(feed: FeedTables(feed: 0), stops: .all, realtime: true)
+        return (query.position(of: "trip"), query.position(of: "stop_sequence"))
+    }()
+
+    /// A frequency template row: its first stop's departure, the period and headway, its identity.
+    static let frequency: (firstDeparture: Int, start: Int, end: Int, headway: Int, trip: Int, sequence: Int) = {
+        let query = DeparturesQuery(stopKeys: [], start: 0, duration: 0).frequencyRequestPerServiceDate(feed: FeedTables(feed: 0), stops: .all)
+        return (query.position(of: "first_departure"), query.position(of: "start_time"), query.position(of: "end_time"),
+                query.position(of: "headway_secs"), query.position(of: "trip"), query.position(of: "stop_sequence"))
+    }()
+
+    /// A realtime change of a stop time.
+    static let change: (scheduled: Int, delay: Int, skipped: Int, serviceDate: Int, trip: Int, sequence: Int) = {
+        let query = DeparturesQuery.realtimeChangesRequest(stops: .all)
+        return (query.position(of: "scheduled"), query.position(of: "delay"), query.position(of: "skipped"),
+                query.position(of: "service_date"), query.position(of: "trip"), query.position(of: "stop_sequence"))
+    }()
 }
 
 /// A stop time of a run, as realtime changes name it: its trip, `stop_sequence` and scheduled moment.
@@ -257,8 +302,9 @@ public struct DeparturesQuery: Sendable {
                                   frequencyTemplate: try templates.frequencies?.substituting(stops, keepingOthers: true), realtime: realtimeChanges)
             if let added = templates.realtime?.added, window?.hasAddedDepartures == true {
                 try transit.database.forEachRow(try added.substituting(stops, keepingOthers: true).substituting(["from": start, "to": start + duration])) { row in
-                    guard let date = ServiceDate(yyyymmdd: row.int(10)) else { return }
-                    departures.append(Departure(feed: feed.name, row: row, serviceDate: date, gtfsTime: nil, instant: row.int(7), isRealtime: true))
+                    guard let date = ServiceDate(yyyymmdd: row.int(DepartureColumns.added.serviceDate)) else { return }
+                    departures.append(Departure(feed: feed.name, row: row, serviceDate: date, gtfsTime: nil,
+                                                instant: row.int(DepartureColumns.added.instant), isRealtime: true))
                 }
             }
         }
@@ -339,13 +385,14 @@ public struct DeparturesQuery: Sendable {
         var movedIn: [(stopTime: ScheduledStopTime, delay: Int, date: Int)] = []
         if let realtime {
             let request = try realtime.changes.substituting(["from": start - realtime.window.latestDelay, "to": end - realtime.window.earliestDelay])
+            let c = DepartureColumns.change
             try transit.database.forEachRow(request) { row in
-                let stopTime = ScheduledStopTime(trip: row.int(4), sequence: row.int(5), scheduled: row.int(0))
-                let delay = row.int(2) == 0 ? row.optionalInt(1) : nil
+                let stopTime = ScheduledStopTime(trip: row.int(c.trip), sequence: row.int(c.sequence), scheduled: row.int(c.scheduled))
+                let delay = row.int(c.skipped) == 0 ? row.optionalInt(c.delay) : nil
                 if stopTime.scheduled >= start, stopTime.scheduled <= end {
-                    changes[stopTime] = (delay, row.int(3))
+                    changes[stopTime] = (delay, row.int(c.serviceDate))
                 } else if let delay, stopTime.scheduled + delay >= start, stopTime.scheduled + delay <= end {
-                    movedIn.append((stopTime, delay, row.int(3)))
+                    movedIn.append((stopTime, delay, row.int(c.serviceDate)))
                 }
             }
         }
@@ -382,13 +429,14 @@ public struct DeparturesQuery: Sendable {
             var unchanged = 0
             // Once the date's `limit`-th unchanged departure is read, nothing later can be listed.
             var latest = Int.max
+            let (departureColumn, identity) = (DepartureColumns.shown.departure, DepartureColumns.identity)
             try transit.database.forEachRow(request) { row in
-                let gtfsTime = row.int(7)
+                let gtfsTime = row.int(departureColumn)
                 guard realtime != nil else {
                     departures.append(Departure(feed: feed.name, row: row, serviceDate: date, gtfsTime: gtfsTime, instant: base + gtfsTime))
                     return
                 }
-                let stopTime = ScheduledStopTime(trip: row.int(10), sequence: row.int(11), scheduled: base + gtfsTime)
+                let stopTime = ScheduledStopTime(trip: row.int(identity.trip), sequence: row.int(identity.sequence), scheduled: base + gtfsTime)
                 let change = takeChange(stopTime)
                 if change == nil {
                     guard limit <= 0 || unchanged < limit else { return }
@@ -402,16 +450,17 @@ public struct DeparturesQuery: Sendable {
             guard let frequencyTemplate else { continue }
             // Runs start at start_time, start_time + headway, … before end_time; a stop is reached
             // its template offset after the run leaves the first stop.
+            let f = DepartureColumns.frequency
             try transit.database.forEachRow(try frequencyTemplate.substituting(["date": date.yyyymmdd])) { row in
-                let offset = row.int(7) - (row.optionalInt(10) ?? row.int(7))
-                let (periodStart, periodEnd, headway) = (row.int(11), row.int(12), row.int(13))
+                let offset = row.int(departureColumn) - (row.optionalInt(f.firstDeparture) ?? row.int(departureColumn))
+                let (periodStart, periodEnd, headway) = (row.int(f.start), row.int(f.end), row.int(f.headway))
                 guard headway > 0 else { return }
                 let firstRun = max(0, (from - offset - periodStart + headway - 1) / headway)
                 var runStart = periodStart + firstRun * headway
                 while runStart < periodEnd, runStart + offset <= to {
                     let gtfsTime = runStart + offset
                     if gtfsTime >= from, base + gtfsTime >= start, base + gtfsTime <= end,
-                       case let stopTime = ScheduledStopTime(trip: row.int(14), sequence: row.int(15), scheduled: base + gtfsTime),
+                       case let stopTime = ScheduledStopTime(trip: row.int(f.trip), sequence: row.int(f.sequence), scheduled: base + gtfsTime),
                        let departure = departure(row, date: date, gtfsTime: gtfsTime, stopTime: stopTime, change: takeChange(stopTime)) {
                         departures.append(departure)
                     }

@@ -117,7 +117,7 @@ public struct TripDetails: Sendable {
             .filter(Column("service") == serviceKey)
         try transit.database.forEachRow(SQLGenerator.prepare(calendar)) { row in
             let short = ["Mon", "Tue", "Wed", "Thu", "Fri", "Sat", "Sun"]
-            let days = (0..<7).filter { row.int($0) == 1 }
+            let days = names.indices.filter { row.int(names[$0]) == 1 }
             var text: String
             if days.isEmpty {
                 text = "no weekday"
@@ -126,7 +126,7 @@ public struct TripDetails: Sendable {
             } else {
                 text = days.map { short[$0] }.joined(separator: " ")
             }
-            if let from = ServiceDate(yyyymmdd: row.int(7)), let to = ServiceDate(yyyymmdd: row.int(8)) { text += ", \(from) to \(to)" }
+            if let from = ServiceDate(yyyymmdd: row.int("start_date")), let to = ServiceDate(yyyymmdd: row.int("end_date")) { text += ", \(from) to \(to)" }
             parts.append(text)
         }
         for (type, word) in [(1, "added"), (2, "removed")] {

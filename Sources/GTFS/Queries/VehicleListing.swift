@@ -34,12 +34,12 @@ public struct VehicleListing: Sendable {
 
     /// The oldest header timestamp of the sources that held vehicle positions, per feed key.
     public static func timestamps(in transit: TransitDatabase) throws -> [Int: Int] {
-        let query = Query(table: "realtime_sources").select([SelectedProperty(Column("feed")), SelectedProperty(Column("timestamp").min)])
+        let query = Query(table: "realtime_sources").select([SelectedProperty(Column("feed")), SelectedProperty(Column("timestamp").min, as: "oldest")])
             .filter(Column("feed").isIn(transit.feeds.map(\.key)) && Column("vehicles") > 0 && Column("timestamp").isNotNull)
             .grouped(by: [Column("feed")])
         var found: [Int: Int] = [:]
         do {
-            try transit.database.forEachRow(SQLGenerator.prepare(query)) { found[$0.int(0)] = $0.int(1) }
+            try transit.database.forEachRow(SQLGenerator.prepare(query)) { found[$0.int("feed")] = $0.int("oldest") }
         } catch let error as DatabaseError where error.isMissingTable {
             // No realtime data was ever read into this database.
         }
@@ -70,7 +70,7 @@ public struct VehicleListing: Sendable {
         var found: [VehiclePosition] = []
         do {
             try transit.database.forEachRow(SQLGenerator.prepare(query)) { row in
-                let latitude = row.optionalDouble(5), longitude = row.optionalDouble(6)
+                let latitude = row.optionalDouble("lat"), longitude = row.optionalDouble("lon")
                 var distance: Double?
                 if let near {
                     guard let latitude, let longitude else { return }
@@ -78,11 +78,12 @@ public struct VehicleListing: Sendable {
                     guard metres <= near.radius else { return }
                     distance = metres
                 }
-                let status = row.optionalInt(9).map { ["INCOMING_AT", "STOPPED_AT", "IN_TRANSIT_TO"].indices.contains($0) ? ["INCOMING_AT", "STOPPED_AT", "IN_TRANSIT_TO"][$0] : String($0) }
+                let status = row.optionalInt("status").map { ["INCOMING_AT", "STOPPED_AT", "IN_TRANSIT_TO"].indices.contains($0) ? ["INCOMING_AT", "STOPPED_AT", "IN_TRANSIT_TO"][$0] : String($0) }
                 found.append(VehiclePosition(
-                    feed: transit.feedName(ofKey: FeedKeys.base(of: row.int(0))), vehicleID: row.optionalString(1), label: row.optionalString(2),
-                    tripID: row.optionalString(3), routeID: row.optionalString(4), latitude: latitude, longitude: longitude,
-                    bearing: row.optionalDouble(7), stopID: row.optionalString(8), status: status, timestamp: row.optionalInt(10), distance: distance))
+                    feed: transit.feedName(ofKey: FeedKeys.base(of: row.int("feed"))), vehicleID: row.optionalString("vehicle_id"),
+                    label: row.optionalString("label"), tripID: row.optionalString("trip_id"), routeID: row.optionalString("route_id"),
+                    latitude: latitude, longitude: longitude, bearing: row.optionalDouble("bearing"), stopID: row.optionalString("stop_id"),
+                    status: status, timestamp: row.optionalInt("timestamp"), distance: distance))
             }
         } catch let error as DatabaseError where error.isMissingTable {
             return []

@@ -67,7 +67,7 @@ struct RealtimeApplier {
                         into summary: inout RealtimeSummary) throws {
         var times: [(sequence: Int, stop: Int, arrival: Int?, departure: Int?)] = []
         try database.forEachRow(try stopTimesOfTrip.substituting(["trip": trip])) {
-            times.append(($0.int(0), $0.int(1), $0.optionalInt(2), $0.optionalInt(3)))
+            times.append(($0.int("stop_sequence"), $0.int("stop"), $0.optionalInt("arrival"), $0.optionalInt("departure")))
         }
         // A frequency run keeps the template's spacing, shifted to start at `runStart`.
         if let runStart, let first = times.lazy.compactMap({ $0.departure ?? $0.arrival }).first {

@@ -135,7 +135,7 @@ public enum RealtimeStore {
                 .sorted(by: [Column("stop_sequence").ascending]).limited(to: 1))
             func trip(_ tripID: String) throws -> (key: Int, service: Int)? {
                 var found: (Int, Int)?
-                try database.forEachRow(try tripLookup.substituting(["trip_id": tripID])) { found = ($0.int(0), $0.int(1)) }
+                try database.forEachRow(try tripLookup.substituting(["trip_id": tripID])) { found = ($0.int("id"), $0.int("service")) }
                 return found
             }
             func stop(_ stopID: String?) throws -> Int? {
