@@ -14,7 +14,8 @@ public struct FeedStatistics: Sendable {
     public static let tables = ["agency", "stops", "routes", "trips", "stop_times", "calendar", "calendar_dates",
                                 "service_days", "frequencies", "shapes", "feed_info"]
 
-    /// Reads the overview of the feeds `transit` has selected.
+    /// Reads the overview of the feeds `transit` has selected: each table counted in the
+    /// feed's scope as `TransitModel` describes it.
     public init(transit: TransitDatabase) throws {
         let database = transit.database
         var counts = Array(repeating: 0, count: FeedStatistics.tables.count)
@@ -24,7 +25,7 @@ public struct FeedStatistics: Sendable {
             for (index, table) in FeedStatistics.tables.enumerated() {
                 // Stop times were counted at import (`feeds.stop_times`): no need to read millions of rows.
                 do {
-                    counts[index] += table == "stop_times" ? feed.stopTimes : try database.count(FeedStatistics.rows(of: table, in: feed))
+                    counts[index] += table == "stop_times" ? feed.stopTimes : try database.count(try FeedStatistics.rows(of: table, in: feed))
                 } catch let error as DatabaseError where error.isMissingTable {
                     // A table the layout gained after this feed was imported (shapes): none.
                 }
@@ -45,19 +46,13 @@ public struct FeedStatistics: Sendable {
         departureTimes = times
     }
 
-    /// The rows of `table` that belong to `feed`: its own table, or its key range in a shared one.
-    static func rows(of table: String, in feed: Feed) -> Query {
-        let keys = feed.keys
-        func range(_ column: String) -> SQLPredicate { Column(column).between(keys.lowerBound, and: keys.upperBound) }
-        switch table {
-        case "stop_times": return Query(table: feed.tables.stopTimes)
-        case "service_days": return Query(table: feed.tables.serviceDays)
-        case "shapes": return Query(table: feed.tables.shapes)
-        case "calendar", "calendar_dates": return Query(table: table).filter(range("service"))
-        case "frequencies": return Query(table: table).filter(range("trip"))
-        case "feed_info": return Query(table: table).filter(Column("feed") == feed.key)
-        default: return Query(table: table).filter(range("id"))
+    /// The rows of `table` that belong to `feed`, as the model scopes them: its own table, or its
+    /// key range in a shared one.
+    static func rows(of table: String, in feed: Feed) throws -> Query {
+        guard let fetch = ModelFetch(entity: table, in: TransitModel.model(for: feed)) else {
+            preconditionFailure("FeedStatistics counts \(table), which the model does not describe")
         }
+        return try fetch.query(selecting: []).query
     }
 
     /// Departures on `date` counted per stop, most first (ties by feed name, then `stop_id`), at
