@@ -65,15 +65,21 @@ struct FeedsRemoveCommand: ParsableCommand {
 struct FeedsUpgradeCommand: ParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "upgrade",
-        abstract: "Bring a database written by an earlier transit up to date, in place, without re-importing."
+        abstract: "Bring a database written by an earlier transit up to date, in place, without re-importing (and add any index it lacks)."
     )
 
     @OptionGroup var database: DatabaseOptions
 
     func run() throws {
-        if let version = try SchemaUpgrade.upgrade(databaseAt: database.path) {
+        let version = try SchemaUpgrade.upgrade(databaseAt: database.path)
+        let indexes = try SchemaUpgrade.addMissingIndexes(databaseAt: database.path)
+        if let version {
             writeToStandardOutput("Upgraded \(database.path) from schema \(version) to \(Schema.version)\n")
-        } else {
+        }
+        if !indexes.isEmpty {
+            writeToStandardOutput("Added the missing index\(indexes.count == 1 ? "" : "es") \(indexes.joined(separator: ", ")) to \(database.path)\n")
+        }
+        if version == nil && indexes.isEmpty {
             writeToStandardOutput("\(database.path) is up to date (schema \(Schema.version))\n")
         }
     }

@@ -48,6 +48,20 @@ final class SchemaUpgradeTests: XCTestCase {
         XCTAssertFalse(FileManager.default.fileExists(atPath: old + "-wal"), "the database rests in rollback-journal mode")
     }
 
+    func testUpgradeAddsTheIndexesADatabaseOfThisSchemaLacks() throws {
+        let directory = TemporaryDirectory()
+        let copy = directory.file("copy.sqlite")
+        try FileManager.default.copyItem(atPath: try DemoDatabase.path(), toPath: copy)
+        try sqlite(copy, "DROP INDEX trips_by_route; DROP INDEX stops_by_parent")
+        let upgraded = try CommandRun.transit(["feeds", "upgrade", "--db", copy])
+        XCTAssertEqual(upgraded.status, 0, upgraded.stderr)
+        XCTAssertEqual(upgraded.stdout, "Added the missing indexes stops_by_parent, trips_by_route to \(copy)\n")
+        let indexes = "SELECT name FROM sqlite_master WHERE type = 'index' ORDER BY name"
+        XCTAssertEqual(try CommandRun.run("/usr/bin/env", ["sqlite3", copy, indexes]).stdout,
+                       try CommandRun.run("/usr/bin/env", ["sqlite3", try DemoDatabase.path(), indexes]).stdout)
+        XCTAssertEqual(try CommandRun.transit(["feeds", "upgrade", "--db", copy]).stdout, "\(copy) is up to date (schema 3)\n")
+    }
+
     func testAnImportIntoASchema2DatabaseUpgradesItFirst() throws {
         let directory = TemporaryDirectory()
         let old = try version2Copy(in: directory)

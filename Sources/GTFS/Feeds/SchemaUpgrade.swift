@@ -24,6 +24,28 @@ public enum SchemaUpgrade {
         }
     }
 
+    /// Creates the indexes of this version a database of the current schema lacks (one added
+    /// after the file was written, as `trips_by_route` was, without a schema change), in one write
+    /// transaction; returns their names (empty when none was missing). A database without an
+    /// index a query relies on answers the same, but may read whole tables to do it.
+    @discardableResult
+    public static func addMissingIndexes(databaseAt path: String) throws -> [String] {
+        guard case .current = try DatabaseFile.inspect(path) else { return [] }
+        var added: [String] = []
+        try WriteTransaction.run(path: path) { database in
+            var present: Set<String> = []
+            try database.forEachRow(SQLGenerator.prepare(Query(table: "sqlite_master").select(Column("name"))
+                .filter(Column("type") == "index"))) { present.insert($0.string("name")) }
+            var feeds: [Int] = []
+            try database.forEachRow(SQLGenerator.prepare(Query(table: "feeds").select(Column("id")))) { feeds.append($0.int("id")) }
+            for index in Schema.sharedIndexes + feeds.flatMap(Schema.feedIndexes) where !present.contains(index.name) {
+                try database.execute(index.sql)
+                added.append(index.name)
+            }
+        }
+        return added
+    }
+
     /// Schema 2 → 3 inside the caller's transaction: the trips' last stop columns filled from each
     /// feed's stop times (one descent per trip), `directions` created empty (re-importing a feed
     /// fills it from its directions.txt), and the version recorded.
