@@ -47,6 +47,7 @@ public struct ModelKey<Root: ModelRecord, Value>: Sendable {
 /// A predicate over `Root`'s records built from typed keys; its `format` is the same predicate as
 /// an `NSPredicate` format string (for messages and `--explain` readers).
 public struct ModelPredicate<Root: ModelRecord>: Sendable {
+    /// The predicate, as a format string would parse into it.
     public let syntax: PredicateSyntax
 
     /// The predicate written as a format string.
@@ -63,6 +64,7 @@ extension Int: PredicateValueConvertible { public var predicateValue: PredicateV
 extension Double: PredicateValueConvertible { public var predicateValue: PredicateValue { .real(self) } }
 extension Bool: PredicateValueConvertible { public var predicateValue: PredicateValue { .bool(self) } }
 extension Optional: PredicateValueConvertible where Wrapped: PredicateValueConvertible {
+    /// The wrapped value's, or `nil`.
     public var predicateValue: PredicateValue { self?.predicateValue ?? .null }
 }
 
@@ -71,11 +73,17 @@ private func comparison<Root>(_ key: ModelKey<Root, some Any>, _ op: PredicateOp
     ModelPredicate(syntax: .comparison(ComparisonSyntax(left: key.syntax, op: op, options: options, right: .value(value, position: 0), position: 0)))
 }
 
+/// The key equals `value`: `KEY == value`.
 public func == <Root, Value: PredicateValueConvertible>(key: ModelKey<Root, Value>, value: Value) -> ModelPredicate<Root> { comparison(key, .equal, value.predicateValue) }
+/// The key differs from (a missing value differs from every value) `value`: `KEY != value`.
 public func != <Root, Value: PredicateValueConvertible>(key: ModelKey<Root, Value>, value: Value) -> ModelPredicate<Root> { comparison(key, .notEqual, value.predicateValue) }
+/// The key is less than `value`: `KEY < value`.
 public func < <Root, Value: PredicateValueConvertible>(key: ModelKey<Root, Value>, value: Value) -> ModelPredicate<Root> { comparison(key, .less, value.predicateValue) }
+/// The key is at most `value`: `KEY <= value`.
 public func <= <Root, Value: PredicateValueConvertible>(key: ModelKey<Root, Value>, value: Value) -> ModelPredicate<Root> { comparison(key, .lessOrEqual, value.predicateValue) }
+/// The key is greater than `value`: `KEY > value`.
 public func > <Root, Value: PredicateValueConvertible>(key: ModelKey<Root, Value>, value: Value) -> ModelPredicate<Root> { comparison(key, .greater, value.predicateValue) }
+/// The key is at least `value`: `KEY >= value`.
 public func >= <Root, Value: PredicateValueConvertible>(key: ModelKey<Root, Value>, value: Value) -> ModelPredicate<Root> { comparison(key, .greaterOrEqual, value.predicateValue) }
 
 /// A key whose value is text, for the string operators.
@@ -132,11 +140,17 @@ private func comparison<Root>(_ aggregate: ModelAggregate<Root>, _ op: Predicate
     ModelPredicate(syntax: .comparison(ComparisonSyntax(left: aggregate.syntax, op: op, right: .value(.integer(value), position: 0), position: 0)))
 }
 
+/// The count equals `value`: `COUNT == value`.
 public func == <Root>(aggregate: ModelAggregate<Root>, value: Int) -> ModelPredicate<Root> { comparison(aggregate, .equal, value) }
+/// The count differs from (a missing value differs from every value) `value`: `COUNT != value`.
 public func != <Root>(aggregate: ModelAggregate<Root>, value: Int) -> ModelPredicate<Root> { comparison(aggregate, .notEqual, value) }
+/// The count is less than `value`: `COUNT < value`.
 public func < <Root>(aggregate: ModelAggregate<Root>, value: Int) -> ModelPredicate<Root> { comparison(aggregate, .less, value) }
+/// The count is at most `value`: `COUNT <= value`.
 public func <= <Root>(aggregate: ModelAggregate<Root>, value: Int) -> ModelPredicate<Root> { comparison(aggregate, .lessOrEqual, value) }
+/// The count is greater than `value`: `COUNT > value`.
 public func > <Root>(aggregate: ModelAggregate<Root>, value: Int) -> ModelPredicate<Root> { comparison(aggregate, .greater, value) }
+/// The count is at least `value`: `COUNT >= value`.
 public func >= <Root>(aggregate: ModelAggregate<Root>, value: Int) -> ModelPredicate<Root> { comparison(aggregate, .greaterOrEqual, value) }
 
 /// Both hold.
