@@ -58,6 +58,9 @@ struct ListCommand: ParsableCommand {
     func validate() throws {
         guard limit >= 0 else { throw ValidationError("--limit takes 0 (no limit) or more") }
         guard offset >= 0 else { throw ValidationError("--offset takes 0 or more") }
+        if predicate == nil && !(arguments.isEmpty && variables.isEmpty) {
+            throw ValidationError("--arg and --var fill the %@, %K and $NAME of --predicate: give --predicate too")
+        }
         for variable in variables where !variable.contains("=") || variable.hasPrefix("=") {
             throw ValidationError("--var takes NAME=VALUE; got '\(variable)'")
         }

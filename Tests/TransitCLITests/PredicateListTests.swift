@@ -154,6 +154,9 @@ final class PredicateListTests: XCTestCase {
         XCTAssertEqual(missing.status, 64)
         let variable = try transit(["list", "stops", "--var", "X"])
         XCTAssertEqual(variable.status, 64)
+        let stray = try transit(["list", "stops", "--arg", "GOR"])
+        XCTAssertEqual(stray.status, 64, "an --arg without --predicate is not silently dropped")
+        XCTAssertTrue(stray.stderr.contains("give --predicate too"), stray.stderr)
     }
 
     func testExplainShowsTheSQLItsBoundValuesAndThePlan() throws {

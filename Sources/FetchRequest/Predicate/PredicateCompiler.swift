@@ -166,7 +166,7 @@ struct PredicateCompiler {
             // nil in the list matches a missing value, as == nil does.
             return includesNil ? expression.isNull || subject.isIn(values) : subject.isIn(values)
         case .between:
-            guard case .list(let bounds, let position) = syntax.right, bounds.count == 2 else {
+            guard case .list(let bounds, _) = syntax.right, bounds.count == 2 else {
                 throw error("BETWEEN takes two bounds: {low, high}", at: syntax.right.position)
             }
             var values: [SQLExpression] = []
@@ -175,7 +175,6 @@ struct PredicateCompiler {
                 if case .constant(.null) = other { throw error("BETWEEN's bounds cannot be nil", at: bound.position) }
                 values.append(other.expression)
             }
-            _ = position
             return subject.between(values[0], and: values[1])
         case .matches:
             throw error("MATCHES is not supported", at: syntax.position)

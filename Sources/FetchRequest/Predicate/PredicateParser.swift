@@ -73,32 +73,30 @@ extension PredicateParser {
 
     /// `p OR q OR …` (also `||`), flattened into one `.or`.
     private mutating func parseOr() throws(PredicateFormatError) -> PredicateSyntax {
-        var terms: [PredicateSyntax] = []
-        while true {
-            switch try parseAnd() {
-            case .or(let inner): terms.append(contentsOf: inner)
-            case let term: terms.append(term)
-            }
-            let token = try lexer.peek()
-            guard token.kind == .or || keyword(token) == "OR" else { break }
-            _ = try lexer.next()
-        }
-        return terms.count == 1 ? terms[0] : .or(terms)
+        try parseChain(of: .or, keyword: "OR", joined: PredicateSyntax.or,
+                       parts: { if case .or(let inner) = $0 { inner } else { nil } }, term: { parser throws(PredicateFormatError) in try parser.parseAnd() })
     }
 
     /// `p AND q AND …` (also `&&`), flattened into one `.and`.
     private mutating func parseAnd() throws(PredicateFormatError) -> PredicateSyntax {
+        try parseChain(of: .and, keyword: "AND", joined: PredicateSyntax.and,
+                       parts: { if case .and(let inner) = $0 { inner } else { nil } }, term: { parser throws(PredicateFormatError) in try parser.parseNot() })
+    }
+
+    /// Terms read by `term` joined by the operator `kind` or its `keyword`, flattened: a term that
+    /// is itself such a chain (`parts` gives its terms) adds its terms, not itself.
+    private mutating func parseChain(of kind: Token.Kind, keyword word: String, joined: ([PredicateSyntax]) -> PredicateSyntax,
+                                     parts: (PredicateSyntax) -> [PredicateSyntax]?,
+                                     term: (inout PredicateParser) throws(PredicateFormatError) -> PredicateSyntax) throws(PredicateFormatError) -> PredicateSyntax {
         var terms: [PredicateSyntax] = []
         while true {
-            switch try parseNot() {
-            case .and(let inner): terms.append(contentsOf: inner)
-            case let term: terms.append(term)
-            }
+            let next = try term(&self)
+            terms += parts(next) ?? [next]
             let token = try lexer.peek()
-            guard token.kind == .and || keyword(token) == "AND" else { break }
+            guard token.kind == kind || keyword(token) == word else { break }
             _ = try lexer.next()
         }
-        return terms.count == 1 ? terms[0] : .and(terms)
+        return terms.count == 1 ? terms[0] : joined(terms)
     }
 
     /// `NOT p` or `!p` (each one a level of nesting), else a primary predicate.

@@ -22,10 +22,11 @@ public struct FeedStatistics: Sendable {
         var dates: ClosedRange<ServiceDate>?
         var times: ClosedRange<Int>?
         for feed in transit.selectedFeeds {
+            let model = TransitModel.model(for: feed)
             for (index, table) in FeedStatistics.tables.enumerated() {
                 // Stop times were counted at import (`feeds.stop_times`): no need to read millions of rows.
                 do {
-                    counts[index] += table == "stop_times" ? feed.stopTimes : try database.count(try FeedStatistics.rows(of: table, in: feed))
+                    counts[index] += table == "stop_times" ? feed.stopTimes : try database.count(try FeedStatistics.rows(of: table, in: model))
                 } catch let error as DatabaseError where error.isMissingTable {
                     // A table the layout gained after this feed was imported (shapes): none.
                 }
@@ -46,10 +47,10 @@ public struct FeedStatistics: Sendable {
         departureTimes = times
     }
 
-    /// The rows of `table` that belong to `feed`, as the model scopes them: its own table, or its
+    /// The rows of `table` that belong to the feed of `model`, as the model scopes them: its own table, or its
     /// key range in a shared one.
-    static func rows(of table: String, in feed: Feed) throws -> Query {
-        guard let fetch = ModelFetch(entity: table, in: TransitModel.model(for: feed)) else {
+    static func rows(of table: String, in model: ObjectModel) throws -> Query {
+        guard let fetch = ModelFetch(entity: table, in: model) else {
             preconditionFailure("FeedStatistics counts \(table), which the model does not describe")
         }
         return try fetch.query(selecting: []).query
