@@ -86,7 +86,11 @@ final class FaultTests: XCTestCase {
         }
         let queries = [["search", "haupt", "--format", "csv"], ["nearby", "52.5249", "13.3692", "--format", "csv"],
                        ["departures", "--stop", "HBF", "--at", "2026-03-02 07:55", "--format", "csv"]]
-        for index in 0..<300 {
+        // At least 300 queries, and on until the file was replaced more than 20 times (queries start
+        // in about 2 ms, imports take longer), with a bound so a stuck import fails instead of hanging.
+        var index = 0
+        while index < 300 || (state.imports <= 20 && index < 20_000) {
+            defer { index += 1 }
             let arguments = queries[index % queries.count]
             let run = try CommandRun.transit(arguments + ["--db", database])
             XCTAssertEqual(run.status, 0, "\(arguments): \(run.stderr)")
