@@ -65,7 +65,7 @@ enum DeparturesBenchmark {
                 .filter(Column("location_type", of: "box") == 0)
                 .filter(servedInWindow)
             let departures = DeparturesQuery(stopKeys: [0], start: query.instant, duration: 1200)
-            return try departures.run(on: transit, feed: feed, request: departures.requestPerServiceDate(feed: feed.tables, stops: Column("stop", of: "st").isIn(stopsInBox)))
+            return try departures.run(on: transit, feed: feed, request: departures.requestPerServiceDate(feed: feed.tables, stops: { $0.isIn(stopsInBox) }))
                 .count
         }
         print("departures --near, radius 500 m, 20-minute window, \(count) seeded random queries 05:00-23:00:")

@@ -146,6 +146,25 @@ final class PredicateCompilerTests: XCTestCase {
         XCTAssertEqual(try run("station", "2 < visits.@count").names, stationNames { visits(of: $0.id).count > 2 }, "a value on the left swaps sides")
     }
 
+    func testCountComparedWithZeroOrOneAsksWhetherARelatedRowExists() throws {
+        let none = try run("station", "visits.@count == 0")
+        XCTAssertEqual(none.sql, #"SELECT "station"."name" FROM "station" WHERE NOT (EXISTS (SELECT 1 FROM "visit" AS "station.visits" WHERE "station.visits"."station" = "station"."id")) ORDER BY "station"."id""#)
+        XCTAssertEqual(none.names, stationNames { visits(of: $0.id).isEmpty })
+        for format in ["visits.@count > 0", "visits.@count >= 1", "visits.@count != 0", "0 < visits.@count"] {
+            let some = try run("station", format)
+            XCTAssertTrue(some.sql.contains("WHERE EXISTS (SELECT 1 FROM"), format + ": " + some.sql)
+            XCTAssertEqual(some.names, stationNames { !visits(of: $0.id).isEmpty }, format)
+        }
+        for format in ["visits.@count <= 0", "visits.@count < 1", "NOT visits.@count > 0"] {
+            XCTAssertEqual(try run("station", format).names, stationNames { visits(of: $0.id).isEmpty }, format)
+        }
+        let subquery = try run("station", "SUBQUERY(visits, $v, $v.minute > 50).@count > 0")
+        XCTAssertTrue(subquery.sql.contains(#"EXISTS (SELECT 1 FROM "visit" AS "$v" WHERE "$v"."station" = "station"."id" AND "$v"."minute" > ?)"#), subquery.sql)
+        XCTAssertEqual(subquery.names, stationNames { visits(of: $0.id).contains { $0 > 50 } })
+        // Other numbers still count.
+        XCTAssertTrue(try run("station", "visits.@count > 1").sql.contains("SELECT COUNT(*)"))
+    }
+
     func testSubqueryCountsTheRelatedRowsItsPredicateHoldsFor() throws {
         let result = try run("station", "SUBQUERY(visits, $v, $v.minute > 20 AND $v.minute < 58).@count >= 2")
         XCTAssertEqual(result.sql, #"SELECT "station"."name" FROM "station" WHERE (SELECT COUNT(*) FROM "visit" AS "$v" WHERE "$v"."station" = "station"."id" AND "$v"."minute" > ? AND "$v"."minute" < ?) >= ? ORDER BY "station"."id""#)

@@ -181,7 +181,22 @@ final class DeparturesTests: XCTestCase {
         let prepared = try SQLGenerator.prepare(query.requestPerServiceDate(feed: transit.feeds[0].tables, stopKeys: query.stopKeys))
             .substituting(["date": 20260302, "from": 28800, "to": 30000, "limit": 20])
         let plan = try transit.database.queryPlan(prepared)
-        XCTAssertTrue(plan.tree.contains("SEARCH st USING INDEX stop_times_1_by_stop_departure (stop=? AND departure>? AND departure<?)"), plan.tree)
+        XCTAssertTrue(plan.tree.contains("SEARCH stop_times USING INDEX stop_times_1_by_stop_departure (stop=? AND departure>? AND departure<?)"), plan.tree)
         XCTAssertEqual(plan.fullyScannedTables, [], plan.tree)
+    }
+}
+
+extension DeparturesTests {
+    /// Rows are read at the places of the names `DepartureColumns` lists: every request must select exactly those.
+    func testEveryDeparturesRequestSelectsTheNamesItsRowsAreReadBy() {
+        let query = DeparturesQuery(stopKeys: [1], start: 0, duration: 600)
+        let tables = transit.feeds[0].tables
+        let all: (SQLExpression) -> SQLPredicate = { _ in .all }
+        XCTAssertEqual(query.requestPerServiceDate(feed: tables, stops: all).selection.map(\.name), DepartureColumns.shownNames)
+        XCTAssertEqual(query.requestPerServiceDate(feed: tables, stops: all, realtime: true).selection.map(\.name), DepartureColumns.identityNames)
+        XCTAssertEqual(query.frequencyRequestPerServiceDate(feed: tables, stops: all).selection.map(\.name), DepartureColumns.frequencyNames)
+        XCTAssertEqual(DeparturesQuery.stopTimeRequest(feed: tables).selection.map(\.name), DepartureColumns.shownNames)
+        XCTAssertEqual(DeparturesQuery.addedDeparturesRequest(feed: tables, stops: all).selection.map(\.name), DepartureColumns.addedNames)
+        XCTAssertEqual(DeparturesQuery.realtimeChangesRequest(feed: tables, stops: all).selection.map(\.name), DepartureColumns.changeNames)
     }
 }

@@ -1,3 +1,4 @@
+import Foundation
 import XCTest
 import FetchRequest
 import GTFS
@@ -26,7 +27,8 @@ final class TransitModelTests: XCTestCase {
 
     func testEveryRelationshipLeadsToAnEntityAndEveryDerivedAttributeResolves() throws {
         let model = TransitModel.model(forFeedKey: 1)
-        XCTAssertEqual(Set(model.entities.keys), Set(TransitModel.entityNames))
+        // Every table is an entity: the ones `list` names, and the realtime tables.
+        XCTAssertEqual(Set(model.entities.keys), Set(TransitModel.entityNames).union(RealtimeSchema.tables.map(\.name)))
         for entity in model.entities.values {
             for relationship in entity.relationships {
                 XCTAssertNotNil(model[relationship.destination], "\(entity.name).\(relationship.name)")
@@ -43,6 +45,26 @@ final class TransitModelTests: XCTestCase {
             for relationship in entity.relationships where relationship.isToMany {
                 XCTAssertNoThrow(try fetch.filter(format: "\(relationship.name).@count >= 0"), "\(entity.name).\(relationship.name)")
             }
+        }
+    }
+
+    func testEveryRealtimeEntityQueriesTheTablesRealtimeReadsCreate() throws {
+        // A copy of the demo database with the realtime tables a first `transit realtime` creates.
+        let directory = TemporaryDirectory()
+        let path = directory.file("realtime.sqlite")
+        try FileManager.default.copyItem(atPath: try DemoDatabase.path(), toPath: path)
+        let writer = try Database(path: path, mode: .readWrite)
+        for table in RealtimeSchema.tables { try writer.execute(table.sqlIfNotExists) }
+        let transit = try TransitDatabase(path: path)
+        let model = TransitModel.model(for: try XCTUnwrap(transit.feeds.first))
+        for table in RealtimeSchema.tables {
+            let entity = try XCTUnwrap(model[table.name], table.name)
+            var fetch = try XCTUnwrap(ModelFetch(entity: table.name, in: model))
+            for relationship in entity.relationships {
+                try fetch.filter(format: relationship.isToMany ? "\(relationship.name).@count >= 0" : "\(relationship.name) == nil OR \(relationship.name) != nil")
+            }
+            let query = try fetch.query(selecting: entity.attributes.map(\.name)).query
+            XCTAssertEqual(try transit.database.count(query), 0, table.name)
         }
     }
 

@@ -109,9 +109,9 @@ final class RealtimeDeparturesTests: XCTestCase {
         XCTAssertEqual(lines(try departures(db, ["--stop", "LODZ", "--at", "2026-03-02 08:25", "--within", "20"])), ["T1@LODZ 08:35 300 rt"])
         // --explain shows the realtime requests, each an index search.
         let explained = try CommandRun.transit(["departures", "--stop", "GOR", "--at", "2026-03-02 08:12", "--explain", "--db", db])
-        XCTAssertTrue(explained.stderr.contains("SEARCH rt USING PRIMARY KEY (stop=? AND scheduled>? AND scheduled<?)"), explained.stderr)
-        XCTAssertTrue(explained.stderr.contains("SEARCH st USING PRIMARY KEY (trip=? AND stop_sequence=?)"), "T1 moved into the window is read by its key: \(explained.stderr)")
-        XCTAssertTrue(explained.stderr.contains("SEARCH a USING INDEX realtime_added_departures_by_stop"), explained.stderr)
+        XCTAssertTrue(explained.stderr.contains("SEARCH realtime_stop_times USING PRIMARY KEY (stop=? AND scheduled>? AND scheduled<?)"), explained.stderr)
+        XCTAssertTrue(explained.stderr.contains("SEARCH stop_times USING PRIMARY KEY (trip=? AND stop_sequence=?)"), "T1 moved into the window is read by its key: \(explained.stderr)")
+        XCTAssertTrue(explained.stderr.contains("SEARCH realtime_added_departures USING INDEX realtime_added_departures_by_stop"), explained.stderr)
         XCTAssertFalse(explained.stderr.contains("warning:"), explained.stderr)
         // Without realtime the same question is the timetable's.
         XCTAssertEqual(lines(try departures(db, ["--stop", "GOR", "--at", "2026-03-02 08:05", "--within", "10", "--no-realtime"])),

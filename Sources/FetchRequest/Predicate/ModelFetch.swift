@@ -19,17 +19,93 @@ public struct ModelFetch {
     private let root: FetchScope
     private var predicate: SQLPredicate = .all
     private var sortDescriptors: [SortDescriptor] = []
+    /// Values selected by expression (`select(_:as:)`), after the key paths of `query(selecting:)`.
+    private var selection: [SelectedProperty] = []
     /// At most this many rows; nil for all.
     public var limit: Int?
     /// Rows skipped first.
     public var offset = 0
+    /// A substitution variable giving the limit when a prepared template runs (then `limit` is unused).
+    public var limitVariable: String?
+    /// When true (the default) the entity's natural order follows the sort keys, so every fetch
+    /// has one order; a subquery that wants its first row by one key turns it off.
+    public var breaksTiesByNaturalOrder = true
 
     /// A fetch of every row of `entity` (a name of `model`); nil when the model has no such entity.
-    public init?(entity name: String, in model: ObjectModel) {
+    /// Its table goes by `alias` (the entity's name unless given: a fetch nested in another, as a
+    /// correlated subquery, needs a name of its own).
+    public init?(entity name: String, in model: ObjectModel, alias: String? = nil) {
         guard let entity = model[name] else { return nil }
         self.model = model
         self.entity = entity
-        root = FetchScope(entity: entity, alias: entity.name, parent: nil)
+        root = FetchScope(entity: entity, alias: alias ?? entity.name, parent: nil)
+    }
+
+    /// The value of `keyPath` — an attribute, through to-one relationships, or an aggregate of a
+    /// to-many one (`trip.route.route_short_name`, `stop_times.@count`) — with the joins it
+    /// crosses added to the fetch: for conditions, values and orders the format language does not
+    /// write (template variables bound per run, `COALESCE`s of attributes).
+    public mutating func value(_ keyPath: String) throws -> SQLExpression {
+        var compiler = PredicateCompiler(model: model, format: keyPath, variables: [:])
+        return try compiler.value(ofPath: keyPath, at: 0, in: root, purpose: "use").expression
+    }
+
+    /// The value of `keyPath` with its last relationship read by a correlated subquery instead of
+    /// a join (`trip.last_stop.stop_name`): Core Data's fault, fired only where the value is
+    /// needed — as a later argument of a `COALESCE`, only for the rows whose earlier ones are
+    /// NULL. The relationships before it are joined as by `value(_:)`.
+    public mutating func faultedValue(_ keyPath: String) throws -> SQLExpression {
+        let path = KeyPathSyntax(text: keyPath, at: 0)
+        guard path.components.count >= 2 else { return try value(keyPath) }
+        let compiler = PredicateCompiler(model: model, format: keyPath, variables: [:])
+        let owner = try compiler.walkToOne(Array(path.components.dropLast(2)), positions: path.positions, in: root)
+        let name = path.components[path.components.count - 2]
+        guard let relationship = owner.entity.relationship(name), !relationship.isToMany,
+              let destination = model[relationship.destination] else {
+            throw PredicateFormatError("\(name) is not a to-one relationship of \(owner.entity.name)", in: keyPath,
+                                       at: path.positions[path.components.count - 2])
+        }
+        guard var fault = ModelFetch(entity: destination.name, in: model, alias: owner.alias + "." + relationship.name) else {
+            throw PredicateFormatError("internal: relationship \(name) leads to unknown entity \(destination.name)", in: keyPath, at: 0)
+        }
+        let attribute = try fault.value(path.components[path.components.count - 1])
+        var query = Query(table: destination.table, alias: fault.root.alias)
+        for join in fault.root.joins { query = query.joining(join) }
+        query = query.filter(Column(relationship.destinationColumn, of: fault.root.alias) == Column(relationship.sourceColumn, of: owner.alias))
+        return .subquery(query.select([SelectedProperty(attribute)]))
+    }
+
+    /// Fetches one row per related row of the to-many relationship at the end of `keyPath` (an
+    /// inner join: rows with none are left out), so that key paths through it
+    /// (`trip.frequencies.headway_secs`) read the related row's attributes as `value(_:)`s.
+    /// For requests that compute from each pair of rows (a stop time and each period of its trip).
+    public mutating func expand(_ keyPath: String) throws {
+        let path = KeyPathSyntax(text: keyPath, at: 0)
+        let compiler = PredicateCompiler(model: model, format: keyPath, variables: [:])
+        let owner = try compiler.walkToOne(Array(path.components.dropLast()), positions: path.positions, in: root)
+        let name = path.components[path.components.count - 1]
+        guard let relationship = owner.entity.relationship(name), relationship.isToMany else {
+            throw PredicateFormatError("\(name) is not a to-many relationship of \(owner.entity.name)", in: keyPath,
+                                       at: path.positions[path.components.count - 1])
+        }
+        root.expanded.insert(owner.alias + "." + name)
+    }
+
+    /// Also selects `expression` (built from `value(_:)`s), named `name`, after the key paths
+    /// `query(selecting:)` is given.
+    public mutating func select(_ expression: SQLExpression, as name: String) {
+        selection.append(SelectedProperty(expression, as: name))
+    }
+
+    /// Also sorts by `descriptors` (built from `value(_:)`s), after the keys already given.
+    public mutating func sort(by descriptors: [SortDescriptor]) {
+        sortDescriptors += descriptors
+    }
+
+    /// The query (`query(selecting:)` with no key paths): what `select(_:as:)` chose, or every
+    /// column when nothing was chosen.
+    public func query() throws -> Query {
+        try query(selecting: []).query
     }
 
     /// Also requires the predicate `format` (an `NSPredicate` format string): `%@` and `%K` take
@@ -50,6 +126,13 @@ public struct ModelFetch {
     /// for `filter(_:)` and `query(selecting:columns:)`.
     public func column(_ name: String) -> SQLExpression {
         Column(name, of: root.alias)
+    }
+
+    /// A column the model does not name as an attribute, of the table the to-one relationships
+    /// of `keyPath` lead to (`trip.last_stop_sequence`: the trip's), joining them.
+    public mutating func column(at keyPath: String) throws -> SQLExpression {
+        let compiler = PredicateCompiler(model: model, format: keyPath, variables: [:])
+        return try compiler.column(at: KeyPathSyntax(text: keyPath, at: 0), in: root)
     }
 
     /// Also requires `predicate`, built on `column(_:)`s.
@@ -106,10 +189,11 @@ public struct ModelFetch {
         for join in root.joins { query = query.joining(join) }
         if let scope = entity.scope { query = query.filter(scope(root.alias)) }
         query = query.filter(predicate)
-        query.sortDescriptors = sortDescriptors + entity.naturalOrder.map { Column($0, of: root.alias).ascending }
-        query.selection = selection
+        query.sortDescriptors = sortDescriptors + (breaksTiesByNaturalOrder ? entity.naturalOrder.map { Column($0, of: root.alias).ascending } : [])
+        query.selection = selection + self.selection
         query.limit = limit
         query.offset = offset
+        query.limitVariable = limitVariable
         return (query, types)
     }
 }
@@ -122,6 +206,9 @@ final class FetchScope {
     let parent: FetchScope?
     private(set) var joins: [Join] = []
     private var joined: Set<String> = []
+    /// The aliases of to-many relationships joined as rows (`ModelFetch.expand(_:)`), whose
+    /// attributes key paths then read like a to-one relationship's.
+    var expanded: Set<String> = []
     /// `$x` of a `SUBQUERY(…, $x, …)` and the rows it stands for.
     private var variable: (name: String, entity: EntityDescription, alias: String)?
     /// The rows bare key paths start from: the table's own, or a collection's last relationship's.
@@ -161,12 +248,25 @@ extension KeyPathSyntax {
     init(text: String, at position: Int) {
         var components: [String] = []
         var positions: [Int] = []
+        // Positions count characters; in ASCII text (every key path the code writes) a byte is one.
         var offset = position
-        for part in text.split(separator: ".", omittingEmptySubsequences: false) {
-            components.append(String(part))
-            positions.append(offset)
-            offset += part.count + 1
+        var start = text.utf8.startIndex
+        var characters = 0
+        for index in text.utf8.indices {
+            let byte = text.utf8[index]
+            if byte == UInt8(ascii: ".") {
+                let part = text[start..<index]
+                components.append(String(part))
+                positions.append(offset)
+                offset += (characters == part.utf8.count ? characters : part.count) + 1
+                start = text.utf8.index(after: index)
+                characters = 0
+            } else if byte < 0x80 || byte >= 0xC0 {
+                characters += 1
+            }
         }
+        components.append(String(text[start...]))
+        positions.append(offset)
         self.init(components: components, positions: positions)
     }
 }

@@ -102,6 +102,11 @@ struct PredicateCompiler {
                 throw error("\(quantifier.rawValue) goes before a to-many key path, not before an aggregate (\(function.rawValue) already takes all the related rows)",
                             at: position)
             }
+            if function == .count, let exists = syntax.existence {
+                // `@count == 0`, `@count > 0`: whether a related row exists, which stops at the first.
+                let rows = try countedRows(collection, position: position, in: scope)
+                return exists ? .exists(rows) : !.exists(rows)
+            }
             let (expression, type) = try aggregate(function, collection, attribute, position: position, in: scope)
             return try compare(expression, type, function.rawValue, syntax, in: scope)
         default:
@@ -320,19 +325,27 @@ struct PredicateCompiler {
     /// A column of the table a key path's to-one relationships lead to (`trip.route`: the
     /// trip's `route` column), for keys the model does not name as attributes.
     func column(at keyPath: KeyPathSyntax, in scope: FetchScope) throws -> SQLExpression {
+        let owner = try walkToOne(Array(keyPath.components.dropLast()), positions: keyPath.positions, in: scope)
+        return Column(keyPath.components.last ?? "", of: owner.alias)
+    }
+
+    /// Joins the to-one relationships named by `components` from `scope`'s table (inner joins
+    /// while they are required, left joins from the first optional one on) and returns the
+    /// entity and alias they lead to.
+    func walkToOne(_ components: [String], positions: [Int], in scope: FetchScope) throws -> (entity: EntityDescription, alias: String) {
         var entity = scope.entity
         var alias = scope.alias
         var optional = false
-        for (index, name) in keyPath.components.dropLast().enumerated() {
+        for (index, name) in components.enumerated() {
             guard let relationship = entity.relationship(name), !relationship.isToMany, let destination = model[relationship.destination] else {
-                throw error("\(name) is not a to-one relationship of \(entity.name)", at: keyPath.positions[index])
+                throw error("\(name) is not a to-one relationship of \(entity.name)", at: positions[index])
             }
             let kind: Join.Kind = relationship.isRequired && !optional ? .inner : .left
             if kind == .left { optional = true }
             alias = scope.join(relationship, to: destination, from: alias, kind: kind)
             entity = destination
         }
-        return Column(keyPath.components.last ?? "", of: alias)
+        return (entity, alias)
     }
 
     /// The value of a key path written as text at `position` of the format, which may end in an
@@ -403,8 +416,8 @@ struct PredicateCompiler {
                 case .expression(let make):
                     return .value(make(alias), attribute.type, name: name)
                 case .keyPath(let path):
-                    let derived = KeyPathSyntax(components: path.split(separator: ".").map(String.init),
-                                                positions: Array(repeating: position, count: path.split(separator: ".").count))
+                    var derived = KeyPathSyntax(text: path, at: position)
+                    derived.positions = Array(repeating: position, count: derived.components.count)
                     guard case .value(let expression, let type, _) = try resolve(derived, from: 0, entity: entity, alias: alias, in: joinScope,
                                                                                  allowingToMany: false) else {
                         throw error("internal: attribute \(name) is not reached through to-one relationships", at: position)
@@ -418,7 +431,7 @@ struct PredicateCompiler {
             guard let destination = model[relationship.destination] else {
                 throw error("internal: relationship \(name) leads to unknown entity \(relationship.destination)", at: position)
             }
-            if relationship.isToMany && !allowingToMany {
+            if relationship.isToMany && !allowingToMany && !joinScope.expanded.contains(alias + "." + relationship.name) {
                 return .toMany(index: index, scope: joinScope, alias: alias, relationship: relationship)
             }
             let kind: Join.Kind = relationship.isToMany || (relationship.isRequired && !optional) ? .inner : .left
@@ -567,6 +580,27 @@ struct PredicateCompiler {
         }
         let query = inner.query.filter(filter).select([SelectedProperty(selected)])
         return (.subquery(query), type)
+    }
+
+    /// The rows `collection.@count` (or `SUBQUERY(…).@count`) counts, as a correlated query.
+    mutating func countedRows(_ collection: ExpressionSyntax, position: Int, in scope: FetchScope) throws -> Query {
+        guard case .subquery(let counted) = try aggregate(.count, collection, nil, position: position, in: scope).expression.node else {
+            throw error("internal: @count did not compile to a subquery", at: position)
+        }
+        return counted.select([SelectedProperty(SQLExpression(.integerLiteral(1)))])
+    }
+}
+
+extension ComparisonSyntax {
+    /// For `@count` compared with a number: true when the comparison says "at least one related
+    /// row" (`> 0`, `>= 1`, `!= 0`), false for "none" (`== 0`, `<= 0`, `< 1`), nil otherwise.
+    var existence: Bool? {
+        guard case .value(.integer(let number), _) = right else { return nil }
+        switch (op, number) {
+        case (.greater, 0), (.greaterOrEqual, 1), (.notEqual, 0): return true
+        case (.equal, 0), (.lessOrEqual, 0), (.less, 1): return false
+        default: return nil
+        }
     }
 }
 

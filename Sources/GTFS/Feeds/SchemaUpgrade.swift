@@ -55,18 +55,22 @@ public enum SchemaUpgrade {
         }
         try database.execute(Schema.directions.sqlIfNotExists)
         var feeds: [Int] = []
-        try database.forEachRow(SQLGenerator.prepare(Query(table: "feeds").select(Column("id")))) { feeds.append($0.int(0)) }
+        try database.forEachRow(SQLGenerator.prepare(Query(table: "feeds").select(Column("id")))) { feeds.append($0.int("id")) }
         for feed in feeds {
-            let stopTimes = FeedTables(feed: feed).stopTimes
-            let last = Query(table: stopTimes, alias: "last")
-                .filter(Column("trip", of: "last") == Column("id", of: "trips"))
-                .sorted(by: [Column("stop_sequence", of: "last").descending])
-                .limited(to: 1)
+            // Each trip's stop time with the largest stop_sequence, through the model.
+            let trips = TransitModel.fetch("trips", feedKey: feed)
+            var last = TransitModel.fetch("stop_times", feedKey: feed, alias: "last")
+            last.filter(last.column("trip") == trips.column("id"))
+            last.sort(by: [last.required("stop_sequence").descending])
+            last.limit = 1
+            var (lastSequence, lastStop) = (last, last)
+            lastSequence.select(last.column("stop_sequence"), as: "stop_sequence")
+            lastStop.select(last.column("stop"), as: "stop")
             let keys = FeedKeys.range(of: feed)
-            try database.run(SQLGenerator.prepareUpdate("trips", set: [
-                ("last_stop_sequence", .subquery(last.select(Column("stop_sequence", of: "last")))),
-                ("last_stop", .subquery(last.select(Column("stop", of: "last")))),
-            ], where: Column("id").between(keys.lowerBound, and: keys.upperBound)))
+            try database.run(SQLGenerator.prepareUpdate(Schema.trips.name, set: [
+                ("last_stop_sequence", .subquery(lastSequence.requiredQuery())),
+                ("last_stop", .subquery(lastStop.requiredQuery())),
+            ], where: trips.column("id").between(keys.lowerBound, and: keys.upperBound)))
         }
         try database.run(SQLGenerator.prepareDelete(from: "metadata", where: Column("key") == "schema_version"))
         try database.run(SQLGenerator.prepareInsert(into: "metadata", values: [("key", .text("schema_version")), ("value", .text(String(Schema.version)))]))

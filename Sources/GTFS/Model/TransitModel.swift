@@ -1,4 +1,5 @@
 import FetchRequest
+import Synchronization
 
 /// The database of one feed as an object model: every table an entity with typed attributes named
 /// after the GTFS fields, and relationships named after the GTFS id fields without `_id`
@@ -22,8 +23,21 @@ public enum TransitModel {
     }
 
     /// The model of the rows of the feed whose key is `key` (any key gives the same entities and
-    /// checks the same predicates: only table names and key ranges differ).
+    /// checks the same predicates: only table names and key ranges differ). Built once per key
+    /// and process.
     public static func model(forFeedKey key: Int) -> ObjectModel {
+        models.withLock { models in
+            if let model = models[key] { return model }
+            let model = makeModel(forFeedKey: key)
+            models[key] = model
+            return model
+        }
+    }
+
+    /// The models built so far, by feed key.
+    private static let models = Mutex<[Int: ObjectModel]>([:])
+
+    private static func makeModel(forFeedKey key: Int) -> ObjectModel {
         let tables = FeedTables(feed: key)
         let keys = FeedKeys.range(of: key)
         let inFeed: @Sendable (String) -> @Sendable (String) -> SQLPredicate = { column in
@@ -168,7 +182,7 @@ public enum TransitModel {
             ], relationships: [
                 .toOne("feed", "feeds", from: "feed", identifier: "name", required: true),
             ], naturalOrder: ["rowid"], scope: { alias in Column("feed", of: alias) == feedKey }),
-        ]
+        ] + RealtimeModel.entities(feedKey: key, time: time, date: date, inFeed: inFeed)
         return ObjectModel(entities: entities, folding: folding)
     }
 

@@ -45,49 +45,42 @@ extension Departure {
     }
 }
 
-/// Where the rows of the departures requests hold each value, found by name in the requests'
-/// selections once per process (every feed's requests have the same shape): rows are read by
-/// name at the cost of reading by position.
+/// What each departures request selects, by name and in order, and where a row holds each value:
+/// the requests select exactly these names in this order (`ModelFetch.select(_:from:)`), and rows
+/// are read at the places of the names here, found once per process.
 enum DepartureColumns {
-    /// The columns a departure shows, which every departures request selects first, in
-    /// `boardingColumns`' order (the added departures of NEW trips too, with `instant` as time).
+    /// The columns a departure shows, which every departures request selects first.
+    static let shownNames = ["stop_id", "stop_name", "platform_code", "trip_id", "route_id", "route", "headsign", "departure", "stop_lat", "stop_lon"]
+    /// A timetable request with realtime data: the shown columns, then the stop time's identity.
+    static let identityNames = shownNames + ["trip", "stop_sequence"]
+    /// A frequency template row: the shown columns, its first stop's departure, the period and headway, its identity.
+    static let frequencyNames = shownNames + ["first_departure", "start_time", "end_time", "headway_secs", "trip", "stop_sequence"]
+    /// A NEW trip's departure: the shown columns with its `instant` where the others have their GTFS time, and its service date.
+    static let addedNames = shownNames.map { $0 == "departure" ? "instant" : $0 } + ["service_date"]
+    /// A realtime change of a stop time.
+    static let changeNames = ["scheduled", "delay", "skipped", "service_date", "trip", "stop_sequence"]
+
     static let shown: (stopID: Int, stopName: Int, platformCode: Int, tripID: Int, routeID: Int, route: Int, headsign: Int,
                        departure: Int, latitude: Int, longitude: Int) = {
-        let query = DeparturesQuery.boardingColumns(of: Query(table: "stop_times", alias: "st"))
-        let added = DeparturesQuery.addedDeparturesRequest(feed: 0, stops: .all)
-        let shown = (query.position(of: "stop_id"), query.position(of: "stop_name"), query.position(of: "platform_code"),
-                     query.position(of: "trip_id"), query.position(of: "route_id"), query.position(of: "route"),
-                     query.position(of: "headsign"), query.position(of: "departure"), query.position(of: "stop_lat"), query.position(of: "stop_lon"))
-        precondition(added.selection.prefix(query.selection.count).map(\.name) == query.selection.map { $0.name == "departure" ? "instant" : $0.name },
-                     "the added departures request selects the shown columns in another order")
-        return shown
+        let at = { (name: String) in position(of: name, in: shownNames) }
+        return (at("stop_id"), at("stop_name"), at("platform_code"), at("trip_id"), at("route_id"), at("route"), at("headsign"),
+                at("departure"), at("stop_lat"), at("stop_lon"))
     }()
-
-    /// A NEW trip's departure: its instant (where the timetable's rows have their departure) and service date.
-    static let added: (instant: Int, serviceDate: Int) = {
-        let query = DeparturesQuery.addedDeparturesRequest(feed: 0, stops: .all)
-        return (query.position(of: "instant"), query.position(of: "service_date"))
-    }()
-
-    /// A timetable row's identity, selected when realtime data applies.
-    static let identity: (trip: Int, sequence: Int) = {
-        let query = DeparturesQuery(stopKeys: [], start: 0, duration: 0).requestPerServiceDate(feed: FeedTables(feed: 0), stops: .all, realtime: true)
-        return (query.position(of: "trip"), query.position(of: "stop_sequence"))
-    }()
-
-    /// A frequency template row: its first stop's departure, the period and headway, its identity.
+    static let added = (instant: position(of: "instant", in: addedNames), serviceDate: position(of: "service_date", in: addedNames))
+    static let identity = (trip: position(of: "trip", in: identityNames), sequence: position(of: "stop_sequence", in: identityNames))
     static let frequency: (firstDeparture: Int, start: Int, end: Int, headway: Int, trip: Int, sequence: Int) = {
-        let query = DeparturesQuery(stopKeys: [], start: 0, duration: 0).frequencyRequestPerServiceDate(feed: FeedTables(feed: 0), stops: .all)
-        return (query.position(of: "first_departure"), query.position(of: "start_time"), query.position(of: "end_time"),
-                query.position(of: "headway_secs"), query.position(of: "trip"), query.position(of: "stop_sequence"))
+        let at = { (name: String) in position(of: name, in: frequencyNames) }
+        return (at("first_departure"), at("start_time"), at("end_time"), at("headway_secs"), at("trip"), at("stop_sequence"))
+    }()
+    static let change: (scheduled: Int, delay: Int, skipped: Int, serviceDate: Int, trip: Int, sequence: Int) = {
+        let at = { (name: String) in position(of: name, in: changeNames) }
+        return (at("scheduled"), at("delay"), at("skipped"), at("service_date"), at("trip"), at("stop_sequence"))
     }()
 
-    /// A realtime change of a stop time.
-    static let change: (scheduled: Int, delay: Int, skipped: Int, serviceDate: Int, trip: Int, sequence: Int) = {
-        let query = DeparturesQuery.realtimeChangesRequest(stops: .all)
-        return (query.position(of: "scheduled"), query.position(of: "delay"), query.position(of: "skipped"),
-                query.position(of: "service_date"), query.position(of: "trip"), query.position(of: "stop_sequence"))
-    }()
+    private static func position(of name: String, in names: [String]) -> Int {
+        guard let index = names.firstIndex(of: name) else { preconditionFailure("the departures requests select no \(name)") }
+        return index
+    }
 }
 
 /// A stop time of a run, as realtime changes name it: its trip, `stop_sequence` and scheduled moment.
@@ -147,140 +140,125 @@ public struct DeparturesQuery: Sendable {
     /// The request for one service date of one feed; `$date`, `$from`, `$to` and `$limit` are
     /// bound per date.
     ///
-    ///     SELECT … FROM "stop_times_1" AS "st" JOIN "trips" … JOIN "routes" … JOIN "stops" …
-    ///     WHERE "st"."stop" IN (?, …) AND "st"."departure" BETWEEN ? AND ? AND "st"."pickup_type" IS NOT ?
-    ///       AND "trips"."service" IN (SELECT "service" FROM "service_days_1" WHERE "date" = ?)
-    ///       AND "st"."stop_sequence" < "trips"."last_stop_sequence"
-    ///     ORDER BY "st"."departure", "stops"."stop_id", "trips"."trip_id" LIMIT ?
+    ///     SELECT … FROM "stop_times_1" AS "stop_times" JOIN "stops" AS "stop_times.stop" …
+    ///       JOIN "trips" AS "stop_times.trip" … JOIN "routes" AS "stop_times.trip.route" …
+    ///     WHERE "stop_times"."stop" IN (?, …) AND "stop_times"."departure" BETWEEN ? AND ?
+    ///       AND "stop_times.trip"."service" IN (SELECT "service" FROM "service_days_1" AS "service_days" WHERE "date" = ?)
+    ///       AND "stop_times"."pickup_type" IS NOT ? AND "stop_times"."stop_sequence" < "stop_times.trip"."last_stop_sequence"
+    ///     ORDER BY "stop_times"."departure", "stop_times.stop"."stop_id", "stop_times.trip"."trip_id" LIMIT ?
     public func requestPerServiceDate(feed: FeedTables, stopKeys: [Int], excludingFrequencies: Bool = false) -> Query {
-        requestPerServiceDate(feed: feed, stops: Column("stop", of: "st").isIn(stopKeys), excludingFrequencies: excludingFrequencies)
+        requestPerServiceDate(feed: feed, stops: { $0.isIn(stopKeys) }, excludingFrequencies: excludingFrequencies)
     }
 
-    /// The same request with another condition choosing the stops (`st` is the stop-times alias);
-    /// the benchmark compares shapes through it.
-    public func requestPerServiceDate(feed: FeedTables, stops stopPredicate: SQLPredicate, excludingFrequencies: Bool = false,
+    /// The same request with another condition choosing the stops, given the stop times' stop
+    /// key; the benchmark compares shapes through it.
+    public func requestPerServiceDate(feed: FeedTables, stops: (SQLExpression) -> SQLPredicate, excludingFrequencies: Bool = false,
                                       realtime: Bool = false) -> Query {
-        var query = DeparturesQuery.boardingRows(feed: feed, stops: stopPredicate)
-            .filter(Column("departure", of: "st").between(.variable("from"), and: .variable("to")))
-            .sorted(by: [Column("departure", of: "st").ascending, Column("stop_id", of: "stops").ascending,
-                         Column("trip_id", of: "trips").ascending])
+        var fetch = DeparturesQuery.boardingFetch(feed: feed, stops: stops)
+        let departure = fetch.required("departure_time")
+        fetch.filter(departure.between(.variable("from"), and: .variable("to")))
+        fetch.sort(by: [departure.ascending, fetch.required("stop.stop_id").ascending, fetch.required("trip.trip_id").ascending])
         if excludingFrequencies {
             // Trips run by frequencies.txt are listed from their runs, not their template times.
-            query = query.filter(!SQLPredicate.exists(Query(table: "frequencies", alias: "f").filter(Column("trip", of: "f") == Column("trip", of: "st"))))
+            fetch.require(format: "trip.frequencies.@count == 0")
         }
-        query.limitVariable = "limit"
+        fetch.limitVariable = "limit"
         if realtime {
             // The stop time's identity, to leave out the ones realtime data changes.
-            query.selection += [SelectedProperty(Column("trip", of: "st")), SelectedProperty(Column("stop_sequence", of: "st"))]
+            fetch.select(DepartureColumns.identityNames.dropFirst(DepartureColumns.shownNames.count),
+                         from: ["trip": fetch.column("trip"), "stop_sequence": fetch.required("stop_sequence")])
         }
-        return query
+        return fetch.requiredQuery()
     }
 
-    /// The stop times at the chosen stops (`rt` is the realtime alias) that realtime data changes,
+    /// The stop times at the chosen stops (given the stop key) that realtime data changes,
     /// scheduled in [`$from`, `$to`] (instants): one range per stop on the primary key of
     /// `realtime_stop_times(stop, scheduled, …)`, which holds every column asked for.
-    static func realtimeChangesRequest(stops stopPredicate: SQLPredicate) -> Query {
-        Query(table: "realtime_stop_times", alias: "rt")
-            .select(["scheduled", "delay", "skipped", "service_date", "trip", "stop_sequence"].map { SelectedProperty(Column($0, of: "rt")) })
-            .filter(stopPredicate)
-            .filter(Column("scheduled", of: "rt").between(.variable("from"), and: .variable("to")))
+    static func realtimeChangesRequest(feed: FeedTables, stops: (SQLExpression) -> SQLPredicate) -> Query {
+        var fetch = TransitModel.fetch("realtime_stop_times", feedKey: feed.feed)
+        var values = ["trip": fetch.column("trip")]
+        for name in DepartureColumns.changeNames where name != "trip" { values[name] = fetch.required(name) }
+        fetch.select(DepartureColumns.changeNames, from: values)
+        fetch.filter(stops(fetch.column("stop")))
+        fetch.filter(fetch.required("scheduled").between(.variable("from"), and: .variable("to")))
+        return fetch.requiredQuery()
     }
 
     /// The stop time `$sequence` of trip `$trip` of one feed with the columns of a departure, if a
     /// rider can board there on the service date `$date`: how a departure realtime data moves into
     /// the window is read (one primary-key search).
     static func stopTimeRequest(feed: FeedTables) -> Query {
-        let runs = Query(table: feed.serviceDays, alias: "days")
-            .filter(Column("date", of: "days") == SQLExpression.variable("date") && Column("service", of: "days") == Column("service", of: "trips"))
-        return DeparturesQuery.boardingColumns(of: Query(table: feed.stopTimes, alias: "st"))
-            .filter(Column("trip", of: "st") == SQLExpression.variable("trip") && Column("stop_sequence", of: "st") == SQLExpression.variable("sequence"))
-            .filter(.exists(runs))
+        var fetch = DeparturesQuery.boardingFetch(feed: feed, stops: { _ in .all }, fewRows: true)
+        fetch.filter(fetch.column("trip") == SQLExpression.variable("trip") && fetch.required("stop_sequence") == SQLExpression.variable("sequence"))
+        return fetch.requiredQuery()
     }
 
-    /// The departures of NEW trips at the chosen stops of one feed in [`$from`, `$to`] (instants).
-    static func addedDeparturesRequest(feed: Int, stops stopPredicate: SQLPredicate) -> Query {
-        Query(table: "realtime_added_departures", alias: "a")
-            .joining(Join(table: "stops", on: Column("id", of: "stops") == Column("stop", of: "a")))
-            .joining(Join(.left, table: "routes", on: Column("id", of: "routes") == Column("route", of: "a")))
-            .select([
-                SelectedProperty(Column("stop_id", of: "stops")), SelectedProperty(Column("stop_name", of: "stops")),
-                SelectedProperty(Column("platform_code", of: "stops")), SelectedProperty(.coalesce([Column("trip_id", of: "a"), .value("")]), as: "trip_id"),
-                SelectedProperty(.coalesce([Column("route_id", of: "a"), .value("")]), as: "route_id"),
-                SelectedProperty(.coalesce([Column("route_short_name", of: "routes"), Column("route_long_name", of: "routes"), Column("route_id", of: "a"), .value("")]), as: "route"),
-                SelectedProperty(.coalesce([Column("headsign", of: "a"), .value("")]), as: "headsign"),
-                SelectedProperty(Column("instant", of: "a")), SelectedProperty(Column("stop_lat", of: "stops")), SelectedProperty(Column("stop_lon", of: "stops")),
-                SelectedProperty(Column("service_date", of: "a")),
-            ])
-            .filter(stopPredicate)
-            .filter(Column("instant", of: "a").between(.variable("from"), and: .variable("to")))
-            .filter(Column("feed", of: "a") == feed)
+    /// The departures of NEW trips at the chosen stops (given the stop key) of one feed in
+    /// [`$from`, `$to`] (instants).
+    static func addedDeparturesRequest(feed: FeedTables, stops: (SQLExpression) -> SQLPredicate) -> Query {
+        var fetch = TransitModel.fetch("realtime_added_departures", feedKey: feed.feed)
+        let routeID = fetch.required("route_id")
+        fetch.select(DepartureColumns.addedNames, from: [
+            "stop_id": fetch.required("stop.stop_id"), "stop_name": fetch.required("stop.stop_name"),
+            "platform_code": fetch.required("stop.platform_code"), "trip_id": .coalesce([fetch.required("trip_id"), .value("")]),
+            "route_id": .coalesce([routeID, .value("")]),
+            "route": .coalesce([fetch.required("route.route_short_name"), fetch.required("route.route_long_name"), routeID, .value("")]),
+            "headsign": .coalesce([fetch.required("headsign"), .value("")]),
+            "instant": fetch.required("instant"), "stop_lat": fetch.required("stop.stop_lat"), "stop_lon": fetch.required("stop.stop_lon"),
+            "service_date": fetch.required("service_date"),
+        ])
+        fetch.filter(stops(fetch.column("stop")))
+        fetch.filter(fetch.required("instant").between(.variable("from"), and: .variable("to")))
+        return fetch.requiredQuery()
     }
 
     /// For one service date (`$date`), the template rows of trips run by `frequencies.txt` at the
     /// chosen stops, with each frequency period: the runs are computed from them.
     public func frequencyRequestPerServiceDate(feed: FeedTables, stopKeys: [Int]) -> Query {
-        frequencyRequestPerServiceDate(feed: feed, stops: Column("stop", of: "st").isIn(stopKeys))
+        frequencyRequestPerServiceDate(feed: feed, stops: { $0.isIn(stopKeys) })
     }
 
-    /// The same request with another condition choosing the stops.
-    public func frequencyRequestPerServiceDate(feed: FeedTables, stops stopPredicate: SQLPredicate) -> Query {
-        let firstDeparture = Query(table: feed.stopTimes, alias: "first")
-            .select(Column("departure", of: "first"))
-            .filter(Column("trip", of: "first") == Column("trip", of: "st"))
-            .sorted(by: [Column("stop_sequence", of: "first").ascending])
-            .limited(to: 1)
-        var query = DeparturesQuery.boardingRows(feed: feed, stops: stopPredicate)
-            .joining(Join(table: "frequencies", on: Column("trip", of: "frequencies") == Column("trip", of: "st")))
-            .filter(Column("departure", of: "st").isNotNull)
-        query.selection += [
-            SelectedProperty(.subquery(firstDeparture), as: "first_departure"),
-            SelectedProperty(Column("start_time", of: "frequencies")),
-            SelectedProperty(Column("end_time", of: "frequencies")),
-            SelectedProperty(Column("headway_secs", of: "frequencies")),
-            SelectedProperty(Column("trip", of: "st")), SelectedProperty(Column("stop_sequence", of: "st")),
-        ]
-        return query
+    /// The same request with another condition choosing the stops (given the stop key).
+    public func frequencyRequestPerServiceDate(feed: FeedTables, stops: (SQLExpression) -> SQLPredicate) -> Query {
+        // The trip's first stop time, by stop_sequence: its departure is when a run leaves.
+        var first = TransitModel.fetch("stop_times", feedKey: feed.feed, alias: "first")
+        first.select(first.required("departure_time"), as: "departure")
+        first.sort(by: [first.required("stop_sequence").ascending])
+        first.limit = 1
+        var fetch = DeparturesQuery.boardingFetch(feed: feed, stops: stops)
+        first.filter(first.column("trip") == fetch.column("trip"))
+        fetch.filter(fetch.required("departure_time").isNotNull)
+        // One row per stop time and period of its trip.
+        fetch.requireExpanded("trip.frequencies")
+        fetch.select(DepartureColumns.frequencyNames.dropFirst(DepartureColumns.shownNames.count), from: [
+            "first_departure": .subquery(first.requiredQuery()), "start_time": fetch.required("trip.frequencies.start_time"),
+            "end_time": fetch.required("trip.frequencies.end_time"), "headway_secs": fetch.required("trip.frequencies.headway_secs"),
+            "trip": fetch.column("trip"), "stop_sequence": fetch.required("stop_sequence"),
+        ])
+        return fetch.requiredQuery()
     }
 
     /// Stop times of one feed at the chosen stops where a rider can board on the service date
-    /// `$date`: the trip's service runs, and `boardingColumns`' conditions.
-    static func boardingRows(feed: FeedTables, stops stopPredicate: SQLPredicate) -> Query {
-        let runningServices = Query(table: feed.serviceDays).select(Column("service"))
-            .filter(Column("date") == .variable("date"))
-        return DeparturesQuery.boardingColumns(of: Query(table: feed.stopTimes, alias: "st"))
-            .filter(stopPredicate)
-            .filter(Column("service", of: "trips").isIn(runningServices))
-    }
-
-    /// `query`, whose stop times go by `st`, joined to their trip, route and stop, with the
-    /// columns a departure shows (`departure`, the eighth, is the GTFS time; the stop's position
-    /// follows), keeping the rows a rider can board at: `pickup_type` is not 1 and it is not the
-    /// trip's last stop.
-    static func boardingColumns(of query: Query) -> Query {
-        let st = "st"
-        // The trip's last stop is recorded in `trips` at import: one row lookup, not a descent
-        // into stop_times per candidate row.
-        let lastStopName = Query(table: "stops", alias: "final_stop")
-            .select(Column("stop_name", of: "final_stop"))
-            .filter(Column("id", of: "final_stop") == Column("last_stop", of: "trips"))
-        return query
-            .joining(Join(table: "trips", on: Column("id", of: "trips") == Column("trip", of: st)))
-            .joining(Join(table: "routes", on: Column("id", of: "routes") == Column("route", of: "trips")))
-            .joining(Join(table: "stops", on: Column("id", of: "stops") == Column("stop", of: st)))
-            .select([
-                SelectedProperty(Column("stop_id", of: "stops")),
-                SelectedProperty(Column("stop_name", of: "stops")),
-                SelectedProperty(Column("platform_code", of: "stops")),
-                SelectedProperty(Column("trip_id", of: "trips")),
-                SelectedProperty(Column("route_id", of: "routes")),
-                SelectedProperty(.coalesce([Column("route_short_name", of: "routes"), Column("route_long_name", of: "routes")]), as: "route"),
-                SelectedProperty(.coalesce([Column("stop_headsign", of: st), Column("trip_headsign", of: "trips"), .subquery(lastStopName)]), as: "headsign"),
-                SelectedProperty(Column("departure", of: st)),
-                SelectedProperty(Column("stop_lat", of: "stops")),
-                SelectedProperty(Column("stop_lon", of: "stops")),
-            ])
-            .filter(Column("pickup_type", of: st).isNot(1))
-            .filter(Column("stop_sequence", of: st) < Column("last_stop_sequence", of: "trips"))
+    /// `$date` (`BoardingStopTimes`), with what a departure shows, in `DepartureColumns.shown`'s
+    /// order: `departure` is the GTFS time; the headsign is `stop_headsign`, else `trip_headsign`,
+    /// else the name of the trip's last stop (read only when both are missing).
+    static func boardingFetch(feed: FeedTables, stops: (SQLExpression) -> SQLPredicate, fewRows: Bool = false) -> ModelFetch {
+        var fetch = BoardingStopTimes.fetch(feed: feed, on: .variable("date"), fewRows: fewRows)
+        fetch.filter(stops(fetch.column("stop")))
+        fetch.select(DepartureColumns.shownNames, from: [
+            "stop_id": fetch.required("stop.stop_id"),
+            "stop_name": fetch.required("stop.stop_name"),
+            "platform_code": fetch.required("stop.platform_code"),
+            "trip_id": fetch.required("trip.trip_id"),
+            "route_id": fetch.required("trip.route.route_id"),
+            "route": .coalesce([fetch.required("trip.route.route_short_name"), fetch.required("trip.route.route_long_name")]),
+            "headsign": .coalesce([fetch.required("stop_headsign"), fetch.required("trip.trip_headsign"),
+                                   fetch.requiredFault("trip.last_stop.stop_name")]),
+            "departure": fetch.required("departure_time"),
+            "stop_lat": fetch.required("stop.stop_lat"),
+            "stop_lon": fetch.required("stop.stop_lon"),
+        ])
+        return fetch
     }
 
     /// The departures in the window, in order, at most `limit`: each feed's stops asked in that
@@ -327,16 +305,16 @@ public struct DeparturesQuery: Sendable {
     /// window and limit as in `requestPerServiceDate`), generated once per process for every
     /// count up to 64: a batch of thousands of questions generates each shape once.
     static func templates(feed: Feed, stopCount: Int, realtime: Bool = false) -> Templates {
-        let stops = { (alias: String) in Column("stop", of: alias).isIn(variablesNamed: "stop", count: stopCount) }
+        let stops = { (stop: SQLExpression) in stop.isIn(variablesNamed: "stop", count: stopCount) }
         let query = DeparturesQuery(stopKeys: [], start: 0, duration: 0)
         // Each template is generated only when its cache does not hold it.
         let makeRequest = {
-            SQLGenerator.prepare(query.requestPerServiceDate(feed: feed.tables, stops: stops("st"), excludingFrequencies: feed.hasFrequencies, realtime: realtime))
+            SQLGenerator.prepare(query.requestPerServiceDate(feed: feed.tables, stops: stops, excludingFrequencies: feed.hasFrequencies, realtime: realtime))
         }
-        let makeFrequencies = { SQLGenerator.prepare(query.frequencyRequestPerServiceDate(feed: feed.tables, stops: stops("st"))) }
-        let makeChanges = { SQLGenerator.prepare(DeparturesQuery.realtimeChangesRequest(stops: stops("rt"))) }
+        let makeFrequencies = { SQLGenerator.prepare(query.frequencyRequestPerServiceDate(feed: feed.tables, stops: stops)) }
+        let makeChanges = { SQLGenerator.prepare(DeparturesQuery.realtimeChangesRequest(feed: feed.tables, stops: stops)) }
         let makeStopTime = { SQLGenerator.prepare(DeparturesQuery.stopTimeRequest(feed: feed.tables)) }
-        let makeAdded = { SQLGenerator.prepare(DeparturesQuery.addedDeparturesRequest(feed: feed.key, stops: stops("a"))) }
+        let makeAdded = { SQLGenerator.prepare(DeparturesQuery.addedDeparturesRequest(feed: feed.tables, stops: stops)) }
         guard stopCount <= 64 else {
             return (makeRequest(), feed.hasFrequencies ? makeFrequencies() : nil, realtime ? (makeChanges(), makeStopTime(), makeAdded()) : nil)
         }

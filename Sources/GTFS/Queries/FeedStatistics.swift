@@ -63,14 +63,14 @@ public struct FeedStatistics: Sendable {
     public static func busiestStops(on date: ServiceDate, limit: Int, transit: TransitDatabase) throws -> [(feed: String, stopID: String, name: String, departures: Int)] {
         var result: [(feed: String, stopID: String, name: String, departures: Int)] = []
         for feed in transit.selectedFeeds {
-            let departures = countAll
-            let query = departuresOn(date, feed: feed.tables)
-                .joining(Join(table: "stops", on: Column("id", of: "stops") == Column("stop", of: "st")))
-                .select([SelectedProperty(Column("stop_id", of: "stops")), SelectedProperty(Column("stop_name", of: "stops")),
-                         SelectedProperty(departures, as: "departures")])
-                .grouped(by: [Column("stop", of: "st")])
-                .sorted(by: [departures.descending, Column("stop_id", of: "stops").ascending])
-                .limited(to: limit)
+            var fetch = departuresOn(date, feed: feed.tables)
+            let (departures, stopID) = (countAll, fetch.required("stop.stop_id"))
+            fetch.select(stopID, as: "stop_id")
+            fetch.select(fetch.required("stop.stop_name"), as: "stop_name")
+            fetch.select(departures, as: "departures")
+            fetch.sort(by: [departures.descending, stopID.ascending])
+            fetch.limit = limit
+            let query = fetch.requiredQuery().grouped(by: [fetch.column("stop")])
             try transit.database.forEachRow(SQLGenerator.prepare(query)) { result.append((feed.name, $0.string("stop_id"), $0.string("stop_name"), $0.int("departures"))) }
         }
         result.sort {
@@ -86,24 +86,22 @@ public struct FeedStatistics: Sendable {
     /// hours: 24 and later are after midnight), hours with none left out.
     public static func departuresPerHour(on date: ServiceDate, stopKeys: [Int], transit: TransitDatabase) throws -> [(hour: Int, departures: Int)] {
         guard let first = stopKeys.first, let feed = transit.feed(ofKey: first) else { return [] }
-        let hour = Column("departure", of: "st") / 3600
-        let query = departuresOn(date, feed: feed.tables)
-            .filter(Column("stop", of: "st").isIn(stopKeys))
-            .select([SelectedProperty(hour, as: "hour"), SelectedProperty(countAll, as: "departures")])
-            .grouped(by: [hour])
-            .sorted(by: [hour.ascending])
+        var fetch = departuresOn(date, feed: feed.tables)
+        let hour = fetch.required("departure_time") / 3600
+        fetch.filter(fetch.column("stop").isIn(stopKeys))
+        fetch.select(hour, as: "hour")
+        fetch.select(countAll, as: "departures")
+        fetch.sort(by: [hour.ascending])
+        let query = fetch.requiredQuery().grouped(by: [hour])
         var result: [(Int, Int)] = []
         try transit.database.forEachRow(SQLGenerator.prepare(query)) { result.append(($0.int("hour"), $0.int("departures"))) }
         return result
     }
 
-    /// Stop times (alias `st`) of one feed that are departures on `date`.
-    private static func departuresOn(_ date: ServiceDate, feed: FeedTables) -> Query {
-        Query(table: feed.stopTimes, alias: "st")
-            .joining(Join(table: "trips", on: Column("id", of: "trips") == Column("trip", of: "st")))
-            .filter(Column("service", of: "trips").isIn(Query(table: feed.serviceDays).select(Column("service")).filter(Column("date") == date.yyyymmdd)))
-            .filter(Column("pickup_type", of: "st").isNot(1))
-            .filter(Column("departure", of: "st").isNotNull)
-            .filter(Column("stop_sequence", of: "st") < Column("last_stop_sequence", of: "trips"))
+    /// Stop times of one feed that are departures on `date` (`BoardingStopTimes`, with a time).
+    private static func departuresOn(_ date: ServiceDate, feed: FeedTables) -> ModelFetch {
+        var fetch = BoardingStopTimes.fetch(feed: feed, on: .value(date.yyyymmdd))
+        fetch.filter(fetch.required("departure_time").isNotNull)
+        return fetch
     }
 }

@@ -135,16 +135,10 @@ public struct RoutePatterns: Sendable {
         var shapeIDs: [String] = []
         for trip in tripRows { if let shape = trip.shape, !shapeIDs.contains(shape) { shapeIDs.append(shape) } }
         var shapes: [(String, [(latitude: Double, longitude: Double)])] = []
-        for shape in shapeIDs {
-            var points: [(latitude: Double, longitude: Double)] = []
-            let query = Query(table: feed.tables.shapes).select(Column("shape_pt_lat"), Column("shape_pt_lon"))
-                .filter(Column("shape_id") == shape).sorted(by: [Column("shape_pt_sequence").ascending])
-            do {
-                try transit.database.forEachRow(SQLGenerator.prepare(query)) { row in
-                    points.append((row.optionalDouble("shape_pt_lat") ?? 0, row.optionalDouble("shape_pt_lon") ?? 0))
-                }
-            } catch let error as DatabaseError where error.isMissingTable {}
-            if points.count >= 2 { shapes.append((shape, points)) }
+        for shapeID in shapeIDs {
+            if let shape = try Shape.fetch(shapeID, of: feed, in: transit.database), shape.points.count >= 2 {
+                shapes.append((shapeID, shape.points.map { ($0.latitude, $0.longitude) }))
+            }
         }
         self.shapes = shapes
     }

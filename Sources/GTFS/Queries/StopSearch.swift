@@ -73,8 +73,9 @@ public struct StopSearchQuery: Sendable {
         let name = Stop.column("normalized_name")
         let startsWithQuery = SQLExpression.when(name >= .variable("name") && name < .variable("nameEnd"),
                                                  then: .value(0), else: .value(1))
-        let feedName = SQLExpression.subquery(Query(table: "feeds").select(Column("name", of: "feeds"))
-            .filter(Column("id", of: "feeds") == Stop.column("feed")))
+        // The stop's feed's name, looked up only for the rows sorted.
+        let feedName = SQLExpression.subquery(Query(table: Feed.tableName).select(Feed.column("name"))
+            .filter(Feed.column("id") == Stop.column("feed")))
         request.sortDescriptors = [startsWithQuery.ascending, name.ascending, feedName.ascending, Stop.column("stop_id").ascending]
         request.query.limitVariable = "limit"
         return request

@@ -140,14 +140,8 @@ public struct TripDetails: Sendable {
     /// The trip's path: its shape's points in `shape_pt_sequence` order, else its stops' positions
     /// in call order. `fromShape` says which.
     public func path(in transit: TransitDatabase) throws -> (points: [(latitude: Double, longitude: Double)], fromShape: Bool) {
-        if let shapeID {
-            var points: [(Double, Double)] = []
-            let query = Query(table: feed.tables.shapes).select(Column("shape_pt_lat"), Column("shape_pt_lon"))
-                .filter(Column("shape_id") == shapeID).sorted(by: [Column("shape_pt_sequence").ascending])
-            do {
-                try transit.database.forEachRow(SQLGenerator.prepare(query)) { points.append(($0.double(0), $0.double(1))) }
-            } catch let error as DatabaseError where error.isMissingTable {}
-            if points.count >= 2 { return (points, true) }
+        if let shapeID, let shape = try Shape.fetch(shapeID, of: feed, in: transit.database), shape.points.count >= 2 {
+            return (shape.points.map { ($0.latitude, $0.longitude) }, true)
         }
         return (calls.compactMap { call in call.latitude.flatMap { lat in call.longitude.map { (lat, $0) } } }, false)
     }

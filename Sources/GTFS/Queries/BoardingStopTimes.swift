@@ -1,0 +1,90 @@
+import FetchRequest
+
+/// The stop times of one feed where a rider can board on a service date, written in the model's
+/// terms: what `departures` lists and `stats` counts.
+///
+/// A stop time is a departure on date D when its trip's service runs on D (`service_days`, an
+/// `IN` over its date index), boarding is allowed (`pickup_type` is not 1) and it is not the
+/// trip's last stop (`last_stop_sequence` is recorded in `trips` at import: one row lookup, not a
+/// descent into stop_times per candidate row).
+///
+///     FROM "stop_times_1" AS "stop_times" JOIN "trips" AS "stop_times.trip" ON …
+///     WHERE "stop_times.trip"."service" IN (SELECT "service" FROM "service_days_1" AS "service_days" WHERE "date" = ?)
+///       AND "stop_times"."pickup_type" IS NOT ? AND "stop_times"."stop_sequence" < "stop_times.trip"."last_stop_sequence"
+enum BoardingStopTimes {
+    /// A fetch of `feed`'s stop times a rider can board at on `date` (a bound value, or a
+    /// template variable), nothing selected yet, no order. The date's services are read once
+    /// into a list (`IN`), or, for a fetch of a row or two by key (`fewRows`), looked up per row
+    /// (`EXISTS` on the service_days key), which spares reading every service of the day.
+    static func fetch(feed: FeedTables, on date: SQLExpression, fewRows: Bool = false) -> ModelFetch {
+        var fetch = TransitModel.fetch("stop_times", feedKey: feed.feed)
+        var runningServices = TransitModel.fetch("service_days", feedKey: feed.feed)
+        runningServices.filter(runningServices.required("date") == date)
+        let service = fetch.requiredColumn(at: "trip.service")
+        if fewRows {
+            runningServices.filter(runningServices.column("service") == service)
+            fetch.filter(.exists(runningServices.requiredQuery()))
+        } else {
+            runningServices.select(runningServices.column("service"), as: "service")
+            fetch.filter(service.isIn(runningServices.requiredQuery()))
+        }
+        fetch.filter(fetch.required("pickup_type").isNot(1))
+        fetch.filter(fetch.required("stop_sequence") < fetch.requiredColumn(at: "trip.last_stop_sequence"))
+        return fetch
+    }
+}
+
+extension TransitModel {
+    /// A fetch of `entity` in the model of the feed keyed `feedKey`, in no order but the one it is
+    /// given (`breaksTiesByNaturalOrder` off): the queries' own requests, whose entities and key
+    /// paths are written in the code.
+    static func fetch(_ entity: String, feedKey: Int, alias: String? = nil) -> ModelFetch {
+        guard var fetch = ModelFetch(entity: entity, in: model(forFeedKey: feedKey), alias: alias) else {
+            preconditionFailure("the transit model has no entity \(entity)")
+        }
+        fetch.breaksTiesByNaturalOrder = false
+        return fetch
+    }
+}
+
+extension ModelFetch {
+    /// `value(_:)` for a key path written in the code: a mistake there is a programming error,
+    /// which every test of the query catches.
+    mutating func required(_ keyPath: String) -> SQLExpression {
+        do { return try value(keyPath) } catch { preconditionFailure("\(error)") }
+    }
+
+    /// `faultedValue(_:)` for a key path written in the code.
+    mutating func requiredFault(_ keyPath: String) -> SQLExpression {
+        do { return try faultedValue(keyPath) } catch { preconditionFailure("\(error)") }
+    }
+
+    /// `column(at:)` for a key path written in the code.
+    mutating func requiredColumn(at keyPath: String) -> SQLExpression {
+        do { return try column(at: keyPath) } catch { preconditionFailure("\(error)") }
+    }
+
+    /// Selects `values[name]` for each of `names`, in their order: the requests whose rows are
+    /// read at the places of names listed apart (`DepartureColumns`).
+    mutating func select(_ names: some Sequence<String>, from values: [String: SQLExpression]) {
+        for name in names {
+            guard let value = values[name] else { preconditionFailure("no value given for the selected \(name)") }
+            select(value, as: name)
+        }
+    }
+
+    /// `query()` for a fetch whose key paths are written in the code.
+    func requiredQuery() -> Query {
+        do { return try query() } catch { preconditionFailure("\(error)") }
+    }
+
+    /// `expand(_:)` for a key path written in the code.
+    mutating func requireExpanded(_ keyPath: String) {
+        do { try expand(keyPath) } catch { preconditionFailure("\(error)") }
+    }
+
+    /// Also requires the predicate `format`, written in the code.
+    mutating func require(format: String) {
+        do { try filter(format: format) } catch { preconditionFailure("\(error)") }
+    }
+}
