@@ -73,13 +73,17 @@ struct FeedsUpgradeCommand: ParsableCommand {
     func run() throws {
         let version = try SchemaUpgrade.upgrade(databaseAt: database.path)
         let indexes = try SchemaUpgrade.addMissingIndexes(databaseAt: database.path)
+        let statistics = try SchemaUpgrade.addPlannerStatistics(databaseAt: database.path)
         if let version {
             writeToStandardOutput("Upgraded \(database.path) from schema \(version) to \(Schema.version)\n")
         }
         if !indexes.isEmpty {
             writeToStandardOutput("Added the missing index\(indexes.count == 1 ? "" : "es") \(indexes.joined(separator: ", ")) to \(database.path)\n")
         }
-        if version == nil && indexes.isEmpty {
+        if statistics {
+            writeToStandardOutput("Added the query planner's statistics (sqlite_stat1) to \(database.path)\n")
+        }
+        if version == nil && indexes.isEmpty && !statistics {
             writeToStandardOutput("\(database.path) is up to date (schema \(Schema.version))\n")
         }
     }

@@ -55,10 +55,33 @@ final class SchemaUpgradeTests: XCTestCase {
         try sqlite(copy, "DROP INDEX trips_by_route; DROP INDEX stops_by_parent")
         let upgraded = try CommandRun.transit(["feeds", "upgrade", "--db", copy])
         XCTAssertEqual(upgraded.status, 0, upgraded.stderr)
-        XCTAssertEqual(upgraded.stdout, "Added the missing indexes stops_by_parent, trips_by_route to \(copy)\n")
+        // Dropping an index drops its statistics: they are written again too.
+        XCTAssertEqual(upgraded.stdout, "Added the missing indexes stops_by_parent, trips_by_route to \(copy)\n"
+                       + "Added the query planner's statistics (sqlite_stat1) to \(copy)\n")
         let indexes = "SELECT name FROM sqlite_master WHERE type = 'index' ORDER BY name"
         XCTAssertEqual(try CommandRun.run("/usr/bin/env", ["sqlite3", copy, indexes]).stdout,
                        try CommandRun.run("/usr/bin/env", ["sqlite3", try DemoDatabase.path(), indexes]).stdout)
+        XCTAssertEqual(try CommandRun.transit(["feeds", "upgrade", "--db", copy]).stdout, "\(copy) is up to date (schema 3)\n")
+    }
+
+    /// The fixed planner statistics make a small feed plan as a city's does: a predicate on a
+    /// route's name starts from the routes and reaches stop times by their trip, where without
+    /// them SQLite reads every stop time.
+    func testUpgradeAddsThePlannerStatisticsAndPredicatesStartFromTheSelectiveEnd() throws {
+        let directory = TemporaryDirectory()
+        let copy = directory.file("copy.sqlite")
+        try FileManager.default.copyItem(atPath: try DemoDatabase.path(), toPath: copy)
+        let question = ["list", "stop_times", "--predicate", "trip.route.route_short_name == '1' AND stop_sequence == 1", "--explain"]
+        let imported = try CommandRun.transit(question + ["--db", copy])
+        XCTAssertTrue(imported.stderr.contains("SEARCH stop_times USING PRIMARY KEY (trip=?"), imported.stderr)
+        XCTAssertFalse(imported.stderr.contains("SCAN stop_times\n"), imported.stderr)
+        try sqlite(copy, "DROP TABLE sqlite_stat1")
+        let unplanned = try CommandRun.transit(question + ["--db", copy])
+        XCTAssertTrue(unplanned.stderr.contains("SCAN stop_times\n"), "without statistics: \(unplanned.stderr)")
+        XCTAssertEqual(unplanned.stdout, imported.stdout, "the same answer either way")
+        let upgraded = try CommandRun.transit(["feeds", "upgrade", "--db", copy])
+        XCTAssertEqual(upgraded.stdout, "Added the query planner's statistics (sqlite_stat1) to \(copy)\n", upgraded.stderr)
+        XCTAssertTrue(try CommandRun.transit(question + ["--db", copy]).stderr.contains("SEARCH stop_times USING PRIMARY KEY (trip=?"))
         XCTAssertEqual(try CommandRun.transit(["feeds", "upgrade", "--db", copy]).stdout, "\(copy) is up to date (schema 3)\n")
     }
 

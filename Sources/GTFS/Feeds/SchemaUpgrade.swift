@@ -46,6 +46,26 @@ public enum SchemaUpgrade {
         return added
     }
 
+    /// Writes the query planner's statistics (`PlannerStatistics`) into a database of the current
+    /// schema that lacks some (written before they were), in one write transaction; returns true
+    /// when it did.
+    @discardableResult
+    public static func addPlannerStatistics(databaseAt path: String) throws -> Bool {
+        guard case .current = try DatabaseFile.inspect(path) else { return false }
+        var written = false
+        try WriteTransaction.run(path: path) { database in
+            var feeds: [Int] = []
+            try database.forEachRow(SQLGenerator.prepare(Query(table: "feeds").select(Column("id")))) { feeds.append($0.int("id")) }
+            let present = try database.count(Query(table: "sqlite_master").filter(Column("name") == "sqlite_stat1")) > 0
+                ? try database.count(Query(table: "sqlite_stat1")) : 0
+            if present < PlannerStatistics.rows(feedKeys: feeds).count {
+                try PlannerStatistics.write(in: database, feedKeys: feeds)
+                written = true
+            }
+        }
+        return written
+    }
+
     /// Schema 2 → 3 inside the caller's transaction: the trips' last stop columns filled from each
     /// feed's stop times (one descent per trip), `directions` created empty (re-importing a feed
     /// fills it from its directions.txt), and the version recorded.
