@@ -311,3 +311,46 @@ final class ImporterTests: XCTestCase {
         XCTAssertEqual(directory.contents(), ["feed.zip"])
     }
 }
+
+extension ImporterTests {
+    /// The model and the importer share one list of each file's plain fields: every text
+    /// attribute the model stores in a column of its own name is imported from the field of that
+    /// name and read back through the model, for agency.txt, stops.txt and routes.txt.
+    func testEveryPlainTextAttributeOfTheModelIsImportedFromTheFieldOfItsName() throws {
+        let model = TransitModel.model(forFeedKey: 1)
+        // The rows the fixture needs, by field; every other plain text attribute gets "<name> value".
+        let fixed: [String: [String: String]] = [
+            "agency": ["agency_id": "A", "agency_name": "Agency", "agency_url": "https://example.org", "agency_timezone": "Europe/Berlin"],
+            "stops": ["stop_id": "S1", "stop_name": "First", "stop_lat": "52.5", "stop_lon": "13.4"],
+            "routes": ["route_id": "R", "agency_id": "A", "route_short_name": "1", "route_type": "3"],
+        ]
+        var fixture = FeedFixture()
+        var expected: [String: [String: String]] = [:]
+        for (entity, required) in fixed {
+            let plain = try XCTUnwrap(model[entity]).attributes.filter { attribute in
+                guard case .text = attribute.type, case .column(let column) = attribute.source else { return false }
+                return column == attribute.name && required[attribute.name] == nil
+            }.map(\.name)
+            XCTAssertFalse(plain.isEmpty, entity)
+            var row = required
+            for name in plain { row[name] = "\(name) value" }
+            expected[entity] = row.filter { plain.contains($0.key) }
+            let header = row.keys.sorted()
+            let file = header.joined(separator: ",") + "\n" + header.map { row[$0]! }.joined(separator: ",") + "\n"
+            fixture = fixture.with(entity + ".txt", file)
+        }
+        // The trip calls at S1 only once: give it two stops of its own.
+        fixture = fixture.with("stop_times.txt", "trip_id,arrival_time,departure_time,stop_id,stop_sequence\nT,08:00:00,08:00:00,S1,1\nT,08:10:00,08:10:00,S1,2\n")
+        try importFeed(fixture)
+        let database = try open()
+        for (entity, values) in expected {
+            let fetch = try XCTUnwrap(ModelFetch(entity: entity, in: model))
+            let names = values.keys.sorted()
+            var found: [String: String] = [:]
+            try database.forEachRow(SQLGenerator.prepare(try fetch.query(selecting: names).query)) { row in
+                for name in names { found[name] = row.optionalString(name) }
+            }
+            XCTAssertEqual(found, values, entity)
+        }
+    }
+}

@@ -7,18 +7,17 @@ import Glibc
 /// trips, stop times, then the optional files.
 extension Importer {
     func loadAgencies() throws {
-        let insert = try database.makeStatement(Schema.agency.insertSQL(columns: Schema.agency.columnNames))
+        let insert = try ImportRow.statement(into: Schema.agency, in: database)
         var rows = 0
-        var columns: [Int?] = []
-        try readFile("agency.txt", requiring: ["agency_name", "agency_timezone", "agency_url"]) { fields, required in
-            if columns.isEmpty {
-                columns = ["agency_id", "agency_url", "agency_lang", "agency_phone", "agency_fare_url", "agency_email"]
-                    .map { fields.table.optional($0) }
-            }
-            let agencyID = try fields.text(columns[0]) ?? ""
-            let zoneName = try fields.requiredText(required[1])
+        var copied: CopiedFields?
+        try readFile("agency.txt", requiring: ["agency_name", "agency_timezone", "agency_url"]) { fields, _ in
+            let plain = copied ?? CopiedFields(entity: "agency", table: Schema.agency, header: fields.table,
+                                               except: ["agency_id", "agency_name", "agency_timezone"])
+            copied = plain
+            let agencyID = try fields.text("agency_id") ?? ""
+            let zoneName = try fields.requiredText("agency_timezone")
             guard let zone = AgencyTimeZone(identifier: zoneName) else {
-                throw fields.error(required[1], "'\(zoneName)' is not a time zone of the tz database (like Europe/Vilnius); is tzdata installed?")
+                throw fields.error("agency_timezone", "'\(zoneName)' is not a time zone of the tz database (like Europe/Vilnius); is tzdata installed?")
             }
             if let existing = timeZone, existing != zone {
                 report.skip("agency.txt: agency_timezone differs from the first agency's (\(existing.identifier) is used)",
@@ -29,13 +28,16 @@ extension Importer {
                 report.skip("agency.txt: duplicate agency_id", example: "line \(fields.line): agency_id '\(agencyID)'")
                 return
             }
-            let name = try fields.requiredText(required[0])
+            let name = try fields.requiredText("agency_name")
             let key = keyBase + rows + 1
-            try insert.bind([
-                .integer(Int64(key)), .integer(Int64(feedKey)), .text(agencyID), .text(name), (try fields.text(columns[1])).sqlValue,
-                .text(zoneName), (try fields.text(columns[2])).sqlValue, (try fields.text(columns[3])).sqlValue,
-                (try fields.text(columns[4])).sqlValue, (try fields.text(columns[5])).sqlValue,
-            ])
+            var row = ImportRow(Schema.agency)
+            row["id"] = .integer(Int64(key))
+            row["feed"] = .integer(Int64(feedKey))
+            row["agency_id"] = .text(agencyID)
+            row["agency_name"] = .text(name)
+            row["agency_timezone"] = .text(zoneName)
+            try plain.copy(from: fields, into: &row)
+            try insert.bind(row.values)
             try insert.run()
             agencyKeys[agencyID] = key
             agencyNames.append(name)
@@ -46,26 +48,24 @@ extension Importer {
     }
 
     func loadStops() throws {
-        let insert = try database.makeStatement(Schema.stops.insertSQL(columns: Schema.stops.columnNames))
+        let insert = try ImportRow.statement(into: Schema.stops, in: database)
         var stopWords: [(key: Int, words: Set<String>)] = []
         var pendingParents: [(key: Int, parent: String, line: Int)] = []
         var rows = 0
         var words = 0
-        var columns: [Int?] = []
-        try readFile("stops.txt", requiring: ["stop_id", "stop_name", "stop_lat", "stop_lon"]) { fields, required in
-            if columns.isEmpty {
-                columns = ["stop_code", "stop_name", "stop_desc", "stop_lat", "stop_lon", "zone_id", "stop_url",
-                           "location_type", "parent_station", "stop_timezone", "wheelchair_boarding", "level_id",
-                           "platform_code"].map { fields.table.optional($0) }
-            }
-            let stopID = try fields.requiredText(required[0])
+        var copied: CopiedFields?
+        try readFile("stops.txt", requiring: ["stop_id", "stop_name", "stop_lat", "stop_lon"]) { fields, _ in
+            let plain = copied ?? CopiedFields(entity: "stops", table: Schema.stops, header: fields.table,
+                                               except: ["stop_id", "stop_name", "parent_station"])
+            copied = plain
+            let stopID = try fields.requiredText("stop_id")
             if stopKeys[stopID] != nil {
                 report.skip("stops.txt: duplicate stop_id", example: "line \(fields.line): stop_id '\(stopID)'")
                 return
             }
-            let locationType = try fields.code(columns[7], allowed: 0...4) ?? 0
-            let latitude = try fields.double(columns[3])
-            let longitude = try fields.double(columns[4])
+            let locationType = try fields.code("location_type", allowed: 0...4) ?? 0
+            let latitude = try fields.double("stop_lat")
+            let longitude = try fields.double("stop_lon")
             if locationType <= 2 {
                 // Stops, stations and entrances must be on the map.
                 guard let latitude else {
@@ -84,20 +84,24 @@ extension Importer {
             if let longitude, !(-180.0...180.0).contains(longitude) {
                 throw FeedError(file: "stops.txt", line: fields.line, field: "stop_lon", message: "\(longitude) is outside [-180, 180]")
             }
-            let name = try fields.text(columns[1])
+            let name = try fields.text("stop_name")
             let normalized = NameNormalizer.normalize(name ?? "")
             let key = keyBase + rows + 1
-            try insert.bind([
-                .integer(Int64(key)), .integer(Int64(feedKey)), .text(stopID), (try fields.text(columns[0])).sqlValue, name.sqlValue, .text(normalized),
-                (try fields.text(columns[2])).sqlValue, latitude.sqlValue, longitude.sqlValue,
-                (try fields.text(columns[5])).sqlValue, (try fields.text(columns[6])).sqlValue,
-                .integer(Int64(locationType)), .null, (try fields.text(columns[9])).sqlValue,
-                (try fields.code(columns[10], allowed: 0...2)).sqlValue, (try fields.text(columns[11])).sqlValue,
-                (try fields.text(columns[12])).sqlValue,
-            ])
+            var row = ImportRow(Schema.stops)
+            row["id"] = .integer(Int64(key))
+            row["feed"] = .integer(Int64(feedKey))
+            row["stop_id"] = .text(stopID)
+            row["stop_name"] = name.sqlValue
+            row["normalized_name"] = .text(normalized)
+            row["stop_lat"] = latitude.sqlValue
+            row["stop_lon"] = longitude.sqlValue
+            row["location_type"] = .integer(Int64(locationType))
+            row["wheelchair_boarding"] = try fields.code("wheelchair_boarding", allowed: 0...2).sqlValue
+            try plain.copy(from: fields, into: &row)
+            try insert.bind(row.values)
             try insert.run()
             stopKeys[stopID] = key
-            if let parent = try fields.text(columns[8]) { pendingParents.append((key, parent, fields.line)) }
+            if let parent = try fields.text("parent_station") { pendingParents.append((key, parent, fields.line)) }
             stopWords.append((key, Set(NameNormalizer.words(ofNormalized: normalized))))
             rows += 1
         }
@@ -134,40 +138,41 @@ extension Importer {
     }
 
     func loadRoutes() throws {
-        let insert = try database.makeStatement(Schema.routes.insertSQL(columns: Schema.routes.columnNames))
+        let insert = try ImportRow.statement(into: Schema.routes, in: database)
         var rows = 0
-        var columns: [Int?] = []
+        var copied: CopiedFields?
         let onlyAgency = agencyKeys.count == 1 ? agencyKeys.values.first : nil
-        try readFile("routes.txt", requiring: ["route_id", "route_type"]) { fields, required in
-            if columns.isEmpty {
-                columns = ["agency_id", "route_short_name", "route_long_name", "route_desc", "route_url",
-                           "route_color", "route_text_color", "route_sort_order"].map { fields.table.optional($0) }
-                if columns[1] == nil && columns[2] == nil {
+        try readFile("routes.txt", requiring: ["route_id", "route_type"]) { fields, _ in
+            if copied == nil {
+                if fields.table.optional("route_short_name") == nil && fields.table.optional("route_long_name") == nil {
                     throw FeedError(file: "routes.txt", message: "missing required column route_short_name or route_long_name (GTFS needs one of them)")
                 }
+                copied = CopiedFields(entity: "routes", table: Schema.routes, header: fields.table, except: ["route_id"])
             }
-            let routeID = try fields.requiredText(required[0])
+            let routeID = try fields.requiredText("route_id")
             if routeKeys[routeID] != nil {
                 report.skip("routes.txt: duplicate route_id", example: "line \(fields.line): route_id '\(routeID)'")
                 return
             }
             var agency = onlyAgency
-            if let agencyID = try fields.text(columns[0]) {
+            if let agencyID = try fields.text("agency_id") {
                 guard let key = agencyKeys[agencyID] else {
                     report.skip("routes.txt: agency_id not in agency.txt", example: "line \(fields.line): agency_id '\(agencyID)'")
                     return
                 }
                 agency = key
             }
-            guard let routeType = try fields.int(required[1]) else { throw fields.error(required[1], "is empty but required") }
+            guard let routeType = try fields.int("route_type") else { throw fields.error("route_type", "is empty but required") }
             let key = keyBase + rows + 1
-            try insert.bind([
-                .integer(Int64(key)), .integer(Int64(feedKey)), .text(routeID), agency.sqlValue, (try fields.text(columns[1])).sqlValue,
-                (try fields.text(columns[2])).sqlValue, (try fields.text(columns[3])).sqlValue,
-                .integer(Int64(routeType)), (try fields.text(columns[4])).sqlValue,
-                (try fields.text(columns[5])).sqlValue, (try fields.text(columns[6])).sqlValue,
-                (try fields.int(columns[7])).sqlValue,
-            ])
+            var row = ImportRow(Schema.routes)
+            row["id"] = .integer(Int64(key))
+            row["feed"] = .integer(Int64(feedKey))
+            row["route_id"] = .text(routeID)
+            row["agency"] = agency.sqlValue
+            row["route_type"] = .integer(Int64(routeType))
+            row["route_sort_order"] = try fields.int("route_sort_order").sqlValue
+            try copied?.copy(from: fields, into: &row)
+            try insert.bind(row.values)
             try insert.run()
             routeKeys[routeID] = key
             rows += 1
