@@ -315,7 +315,7 @@ final class ImporterTests: XCTestCase {
 extension ImporterTests {
     /// The model and the importer share one list of each file's plain fields: every text
     /// attribute the model stores in a column of its own name is imported from the field of that
-    /// name and read back through the model, for agency.txt, stops.txt and routes.txt.
+    /// name and read back through the model, for agency.txt, stops.txt, routes.txt and trips.txt.
     func testEveryPlainTextAttributeOfTheModelIsImportedFromTheFieldOfItsName() throws {
         let model = TransitModel.model(forFeedKey: 1)
         // The rows the fixture needs, by field; every other plain text attribute gets "<name> value".
@@ -323,6 +323,7 @@ extension ImporterTests {
             "agency": ["agency_id": "A", "agency_name": "Agency", "agency_url": "https://example.org", "agency_timezone": "Europe/Berlin"],
             "stops": ["stop_id": "S1", "stop_name": "First", "stop_lat": "52.5", "stop_lon": "13.4"],
             "routes": ["route_id": "R", "agency_id": "A", "route_short_name": "1", "route_type": "3"],
+            "trips": ["route_id": "R", "service_id": "WD", "trip_id": "T"],
         ]
         var fixture = FeedFixture()
         var expected: [String: [String: String]] = [:]

@@ -37,7 +37,8 @@ struct ImportRow {
 /// list of each file's plain fields: an attribute the model gains is imported, and listed,
 /// searched and compared by predicates, with no second list to keep.
 struct CopiedFields {
-    private let copies: [(field: Int, column: String)]
+    /// Each copied field's place in the file and the column it goes to.
+    let copies: [(field: Int, column: String)]
 
     /// The copied fields of the file `header` reads, for the model's entity `entity` (its name)
     /// and the table `table` written; `except` are the fields the loader reads itself.

@@ -271,28 +271,46 @@ extension Importer {
 
     func loadTrips() throws {
         // The trips' last stop is filled in after their stop times (`writeTripEnds`).
-        let insert = try BatchInsert(database, into: Schema.trips, columns: Array(Schema.trips.columnNames.prefix(12)), background: true)
+        let insertColumns = Array(Schema.trips.columnNames.prefix(12))
+        let insert = try BatchInsert(database, into: Schema.trips, columns: insertColumns, background: true)
         defer { insert.cancel() }
+        // Each value's slot in the insert, found by column name once.
+        let slot = { (column: String) -> Int in
+            guard let slot = insertColumns.firstIndex(of: column) else { preconditionFailure("trips are inserted without \(column)") }
+            return slot
+        }
+        let (keySlot, feedSlot, tripIDSlot, routeSlot, serviceSlot) = (slot("id"), slot("feed"), slot("trip_id"), slot("route"), slot("service"))
+        // The fields' places in the file, found by name in its header once.
+        var places: (tripID: Int, routeID: Int, serviceID: Int, plain: [(field: Int, slot: Int)],
+                     codes: [(field: Int?, slot: Int, allowed: ClosedRange<Int>)], unset: [Int])?
         var rows = 0
-        var columns: [Int?] = []
         var tripKeys = self.tripKeys
         var report = self.report
-        try readFile("trips.txt", requiring: ["route_id", "service_id", "trip_id"]) { fields, required in
-            if columns.isEmpty {
-                columns = ["trip_headsign", "trip_short_name", "direction_id", "block_id", "shape_id",
-                           "wheelchair_accessible", "bikes_allowed"].map { fields.table.optional($0) }
+        try readFile("trips.txt", requiring: ["route_id", "service_id", "trip_id"]) { fields, _ in
+            if places == nil {
+                let plain = CopiedFields(entity: "trips", table: Schema.trips, header: fields.table, except: ["trip_id"])
+                let copies = plain.copies.map { (field: $0.field, slot: slot($0.column)) }
+                let codes = [("direction_id", 0...1), ("wheelchair_accessible", 0...2), ("bikes_allowed", 0...2)].map {
+                    (field: fields.table.optional($0.0), slot: slot($0.0), allowed: $0.1)
+                }
+                // The columns no field of this file fills (an absent plain field) are set NULL in
+                // every row: the insert's blocks are reused.
+                let written = Set([keySlot, feedSlot, tripIDSlot, routeSlot, serviceSlot] + copies.map(\.slot) + codes.map(\.slot))
+                places = (try fields.table.required("trip_id"), try fields.table.required("route_id"), try fields.table.required("service_id"),
+                          copies, codes, insertColumns.indices.filter { !written.contains($0) })
             }
-            let tripID = try fields.requiredText(required[2])
+            guard let places else { return }
+            let tripID = try fields.requiredText(places.tripID)
             if tripKeys[tripID] != nil {
                 report.skip("trips.txt: duplicate trip_id", example: "line \(fields.line): trip_id '\(tripID)'")
                 return
             }
-            let routeID = try fields.requiredText(required[0])
+            let routeID = try fields.requiredText(places.routeID)
             guard let route = routeKeys[routeID] else {
                 report.skip("trips.txt: route_id not in routes.txt", example: "line \(fields.line): route_id '\(routeID)'")
                 return
             }
-            let serviceID = try fields.requiredText(required[1])
+            let serviceID = try fields.requiredText(places.serviceID)
             guard let service = serviceKeys[serviceID] else {
                 report.skip("trips.txt: service_id not in calendar.txt or calendar_dates.txt",
                             example: "line \(fields.line): service_id '\(serviceID)'")
@@ -301,18 +319,19 @@ extension Importer {
             rows += 1
             let key = keyBase + rows
             tripKeys[tripID] = key
-            insert.set(0, integer: Int64(key))
-            insert.set(1, integer: Int64(feedKey))
-            fields.withBytes(required[2]) { insert.set(2, utf8: $0) }
-            insert.set(3, integer: Int64(route))
-            insert.set(4, integer: Int64(service))
-            for (slot, column) in [(5, columns[0]), (6, columns[1]), (8, columns[3]), (9, columns[4])] {
-                try fields.validateText(column)
-                fields.withBytes(column) { insert.set(slot, utf8: $0) }
+            insert.set(keySlot, integer: Int64(key))
+            insert.set(feedSlot, integer: Int64(feedKey))
+            fields.withBytes(places.tripID) { insert.set(tripIDSlot, utf8: $0) }
+            insert.set(routeSlot, integer: Int64(route))
+            insert.set(serviceSlot, integer: Int64(service))
+            for (field, slot) in places.plain {
+                try fields.validateText(field)
+                fields.withBytes(field) { insert.set(slot, utf8: $0) }
             }
-            insert.set(7, integer: try fields.code(columns[2], allowed: 0...1))
-            insert.set(10, integer: try fields.code(columns[5], allowed: 0...2))
-            insert.set(11, integer: try fields.code(columns[6], allowed: 0...2))
+            for (field, slot, allowed) in places.codes {
+                insert.set(slot, integer: try fields.code(field, allowed: allowed))
+            }
+            for slot in places.unset { insert.setNull(slot) }
             try insert.endRow()
         }
         try insert.finish()
