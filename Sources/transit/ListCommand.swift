@@ -9,17 +9,18 @@ struct ListCommand: ParsableCommand {
         _superCommandName: "transit",
         abstract: "Stream a table's rows, or those a predicate picks, as CSV or JSON.",
         discussion: """
-            Tables: \(TransitModel.entityNames.joined(separator: ", ")) (stop-times is stop_times). Each is listed with its GTFS fields; ids are the feed's own, with the feed's name in the first column; times are HH:MM:SS. Rows are stepped one at a time from a single statement and written as they come, so memory stays flat even for millions of stop times. Feeds come one after another, by name (--sort orders within each); --feed NAME keeps those feeds.
+            Tables: \(EntityListing.tableNames.joined(separator: ", ")) (stop-times is stop_times). The realtime_ tables hold what transit realtime last read for each feed (before any read: no rows). Each is listed with its GTFS fields; ids are the feed's own, with the feed's name in the first column; times are HH:MM:SS. Rows are stepped one at a time from a single statement and written as they come, so memory stays flat even for millions of stop times. Feeds come one after another, by name (--sort orders within each); --feed NAME keeps those feeds.
             --predicate takes an NSPredicate format string over the table's attributes and relationships (see the README, "Ask anything with a predicate"): == != < <= > >= BEGINSWITH ENDSWITH CONTAINS LIKE (* ?) with [c] [d] [cd], BETWEEN {a, b}, IN {a, b}, AND OR NOT, nil; key paths follow relationships (trip.route.route_short_name); to-many ones take ANY ALL NONE, @count @sum @min @max @avg, or SUBQUERY(stop_times, $x, $x.pickup_type == 1).@count. %@ and %K take --arg values in order, $NAME takes --var NAME=VALUE. Every value is bound. --where FIELD=VALUE is short for FIELD == VALUE.
             Examples: transit list trips --predicate 'stop_times.@count > 40'
                       transit list routes --predicate 'ANY trips.stop_times.stop.stop_name BEGINSWITH[cd] %@' --arg gorli
                       transit list stop_times --predicate 'trip.route.route_short_name == %@ AND stop_sequence == 1' --arg 1 --sort departure_time --limit 5
                       transit list stops --where location_type=1 --format json
+                      transit list realtime_vehicles --predicate 'current_status == "stopped_at" AND trip.route.route_short_name == %@' --arg 1
             """,
         version: TransitCommand.version
     )
 
-    @Argument(help: ArgumentHelp("The table: \(TransitModel.entityNames.joined(separator: ", ")).", valueName: "table"))
+    @Argument(help: ArgumentHelp("The table: \(EntityListing.tableNames.joined(separator: ", ")).", valueName: "table"))
     var table: String
 
     @Option(name: .long, help: ArgumentHelp("Keep the rows this NSPredicate format string holds for.", valueName: "format"))
@@ -99,21 +100,26 @@ struct ListCommand: ParsableCommand {
         // collected. --offset skips whole feeds by counting their rows, then rows of the next one.
         var toSkip = offset
         var left = limit > 0 ? limit : Int.max
-        for feed in transit.selectedFeeds where left > 0 {
-            if toSkip > 0 {
-                let count = try transit.database.count(try listing.query(for: feed))
-                if count <= toSkip {
-                    toSkip -= count
-                    continue
+        do {
+            for feed in transit.selectedFeeds where left > 0 {
+                if toSkip > 0 {
+                    let count = try transit.database.count(try listing.query(for: feed))
+                    if count <= toSkip {
+                        toSkip -= count
+                        continue
+                    }
+                }
+                let query = try listing.query(for: feed, limit: limit > 0 ? left : nil, offset: toSkip)
+                toSkip = 0
+                try transit.database.forEachRow(SQLGenerator.prepare(query)) { row in
+                    guard !writer.failed else { throw StreamClosed() }
+                    rows.write(row)
+                    left -= 1
                 }
             }
-            let query = try listing.query(for: feed, limit: limit > 0 ? left : nil, offset: toSkip)
-            toSkip = 0
-            try transit.database.forEachRow(SQLGenerator.prepare(query)) { row in
-                guard !writer.failed else { throw StreamClosed() }
-                rows.write(row)
-                left -= 1
-            }
+        } catch let error as DatabaseError where error.isMissingTable && listing.isRealtime {
+            // No realtime data was ever read into this database: no rows (the table is made by
+            // the first `transit realtime`, before any row).
         }
         rows.end()
         writer.flush()

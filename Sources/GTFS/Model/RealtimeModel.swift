@@ -9,6 +9,10 @@ import FetchRequest
 /// seconds; `service_date` and `start_date` dates; `start_time` and `run_start` GTFS times. The
 /// tables exist once realtime data was read (`transit realtime`); a fetch from a database
 /// without them fails with a missing table, which readers treat as "no realtime data".
+///
+/// `trip_id`, `route_id` and `stop_id` are what the message said; the relationships `trip`,
+/// `route` and `stop` are the timetable's rows they were matched to (none when unmatched), so
+/// `trip_id == 'T1'` and `trip == 'T1'` differ for a message that names a trip the feed lacks.
 enum RealtimeModel {
     /// The realtime entities of the feed whose key is `key`; `time` and `date` are the model's
     /// GTFS time and date types, `inFeed` its key-range scope.

@@ -43,48 +43,68 @@ public struct AlertListing: Sendable {
     static let effects = [1: "NO_SERVICE", 2: "REDUCED_SERVICE", 3: "SIGNIFICANT_DELAYS", 4: "DETOUR", 5: "ADDITIONAL_SERVICE",
                           6: "MODIFIED_SERVICE", 7: "OTHER_EFFECT", 8: "UNKNOWN_EFFECT", 9: "STOP_MOVED", 10: "NO_EFFECT", 11: "ACCESSIBILITY_ISSUE"]
 
-    /// The alerts of the selected feeds active at `instant`, in feed then alert id order.
+    /// The alerts of the selected feeds active at `instant`, in feed then alert id order. Per
+    /// feed, over the entities of its model: `realtime_alerts`, then, when it has some, their
+    /// `realtime_alert_periods`, `realtime_alert_texts` and `realtime_alert_entities` (each
+    /// entity's scope is the feed's alerts) and its `feed_info.feed_lang`:
+    ///
+    ///     SELECT "realtime_alerts"."entity_id", "realtime_alerts"."cause", "realtime_alerts"."effect", "realtime_alerts"."id"
+    ///     FROM "realtime_alerts" WHERE "realtime_alerts"."feed" = ? ORDER BY "realtime_alerts"."id"
+    ///     SELECT "realtime_alert_periods"."start", "realtime_alert_periods"."end", "realtime_alert_periods"."alert"
+    ///     FROM "realtime_alert_periods"
+    ///     WHERE "realtime_alert_periods"."alert" IN (SELECT "id" FROM "realtime_alerts" WHERE "feed" = ?)
+    ///     ORDER BY "realtime_alert_periods"."alert", "realtime_alert_periods"."rowid"
     public func run(on transit: TransitDatabase, at instant: Int) throws -> [ServiceAlert] {
-        let feeds = transit.selectedFeeds.map(\.key)
-        var alerts: [(key: Int, feed: Int, id: String, cause: Int?, effect: Int?)] = []
+        var found: [ServiceAlert] = []
         do {
-            let query = Query(table: "realtime_alerts").select(Column("id"), Column("feed"), Column("entity_id"), Column("cause"), Column("effect"))
-                .filter(Column("feed").isIn(feeds))
-            try transit.database.forEachRow(SQLGenerator.prepare(query)) {
-                alerts.append(($0.int("id"), $0.int("feed"), $0.optionalString("entity_id") ?? "", $0.optionalInt("cause"), $0.optionalInt("effect")))
+            // One fetch per feed: an entity of a feed's model holds that feed's rows only.
+            for feed in transit.selectedFeeds {
+                try collect(feed, at: instant, on: transit, into: &found)
             }
         } catch let error as DatabaseError where error.isMissingTable {
+            // No realtime data was ever read into this database.
             return []
         }
-        guard !alerts.isEmpty else { return [] }
-        let keys = alerts.map(\.key)
-        var periods: [Int: [(Int?, Int?)]] = [:]
-        try transit.database.forEachRow(SQLGenerator.prepare(Query(table: "realtime_alert_periods")
-            .select(Column("alert"), Column("start"), Column("end")).filter(Column("alert").isIn(keys)))) {
+        found.sort { $0.feed != $1.feed ? feedOrder($0.feed, $1.feed) : $0.alertID.utf8.lexicographicallyPrecedes($1.alertID.utf8) }
+        return found
+    }
+
+    /// Appends the alerts of `feed` active at `instant` that concern the scope to `found`.
+    private func collect(_ feed: Feed, at instant: Int, on transit: TransitDatabase, into found: inout [ServiceAlert]) throws {
+        let model = TransitModel.model(for: feed)
+        var alerts: [(key: Int, id: String, cause: Int?, effect: Int?)] = []
+        let alertFetch = ModelFetch(entity: "realtime_alerts", in: model)!
+        try transit.database.forEachRow(SQLGenerator.prepare(try alertFetch.query(selecting: ["entity_id", "cause", "effect"], columns: ["id"]).query)) {
+            alerts.append(($0.int("id"), $0.optionalString("entity_id") ?? "", $0.optionalInt("cause"), $0.optionalInt("effect")))
+        }
+        guard !alerts.isEmpty else { return }
+        var periods: [Int: [(start: Int?, end: Int?)]] = [:]
+        let periodFetch = ModelFetch(entity: "realtime_alert_periods", in: model)!
+        try transit.database.forEachRow(SQLGenerator.prepare(try periodFetch.query(selecting: ["start", "end"], columns: ["alert"]).query)) {
             periods[$0.int("alert"), default: []].append(($0.optionalInt("start"), $0.optionalInt("end")))
         }
+        // In the entity's natural order: alert, field, then position.
         var texts: [Int: [(field: String, language: String?, text: String)]] = [:]
-        try transit.database.forEachRow(SQLGenerator.prepare(Query(table: "realtime_alert_texts")
-            .select(Column("alert"), Column("field"), Column("language"), Column("text")).filter(Column("alert").isIn(keys))
-            .sorted(by: [Column("alert").ascending, Column("field").ascending, Column("position").ascending]))) {
+        let textFetch = ModelFetch(entity: "realtime_alert_texts", in: model)!
+        try transit.database.forEachRow(SQLGenerator.prepare(try textFetch.query(selecting: ["field", "language", "text"], columns: ["alert"]).query)) {
             texts[$0.int("alert"), default: []].append(($0.string("field"), $0.optionalString("language"), $0.string("text")))
         }
         var entities: [Int: [(agency: String?, route: String?, type: Int?, trip: String?, stop: String?)]] = [:]
-        try transit.database.forEachRow(SQLGenerator.prepare(Query(table: "realtime_alert_entities")
-            .select(Column("alert"), Column("agency_id"), Column("route_id"), Column("route_type"), Column("trip_id"), Column("stop_id"))
-            .filter(Column("alert").isIn(keys)))) {
+        let entityFetch = ModelFetch(entity: "realtime_alert_entities", in: model)!
+        let entityQuery = try entityFetch.query(selecting: ["agency_id", "route_id", "route_type", "trip_id", "stop_id"], columns: ["alert"]).query
+        try transit.database.forEachRow(SQLGenerator.prepare(entityQuery)) {
             entities[$0.int("alert"), default: []].append(($0.optionalString("agency_id"), $0.optionalString("route_id"), $0.optionalInt("route_type"),
                                                            $0.optionalString("trip_id"), $0.optionalString("stop_id")))
         }
-        var feedLanguages: [Int: String] = [:]
-        try transit.database.forEachRow(SQLGenerator.prepare(Query(table: "feed_info").select(Column("feed"), Column("feed_lang"))
-            .filter(Column("feed").isIn(feeds) && Column("feed_lang").isNotNull))) { feedLanguages[$0.int("feed")] = $0.string("feed_lang") }
+        var feedLanguage: String?
+        var info = ModelFetch(entity: "feed_info", in: model)!
+        try info.filter(format: "feed_lang != nil")
+        try transit.database.forEachRow(SQLGenerator.prepare(try info.query(selecting: ["feed_lang"]).query)) { feedLanguage = $0.string("feed_lang") }
 
-        var found: [ServiceAlert] = []
         for alert in alerts {
             // Active: no period means always; else a period with start <= instant < end.
             let ranges = periods[alert.key] ?? []
-            let active = ranges.isEmpty ? (nil, nil) : ranges.first { ($0.0 ?? Int.min) <= instant && instant < ($0.1 ?? Int.max) }
+            let active = ranges.isEmpty ? (nil, nil) : ranges.first { ($0.start ?? Int.min) <= instant && instant < ($0.end ?? Int.max) }
             guard let period = active else { continue }
             let informed = entities[alert.key] ?? []
             if let scope = concerning {
@@ -101,7 +121,7 @@ public struct AlertListing: Sendable {
             }
             func text(_ field: String) -> String? {
                 let candidates = (texts[alert.key] ?? []).filter { $0.field == field }
-                let wanted = [language, feedLanguages[alert.feed]].compactMap { $0?.lowercased() }
+                let wanted = [language, feedLanguage].compactMap { $0?.lowercased() }
                 for code in wanted {
                     if let match = candidates.first(where: { $0.language?.lowercased() == code }) { return match.text }
                 }
@@ -112,54 +132,69 @@ public struct AlertListing: Sendable {
                  entity.trip.map { "trip \($0)" }, entity.stop.map { "stop \($0)" }].compactMap { $0 }.joined(separator: " ")
             }
             found.append(ServiceAlert(
-                feed: transit.feedName(ofKey: FeedKeys.base(of: alert.feed)), alertID: alert.id,
+                feed: feed.name, alertID: alert.id,
                 cause: alert.cause.map { AlertListing.causes[$0] ?? String($0) }, effect: alert.effect.map { AlertListing.effects[$0] ?? String($0) },
                 header: text("header"), description: text("description"), url: text("url"),
                 activeFrom: period.0, activeUntil: period.1, entities: words))
         }
-        found.sort { $0.feed != $1.feed ? feedOrder($0.feed, $1.feed) : $0.alertID.utf8.lexicographicallyPrecedes($1.alertID.utf8) }
-        return found
     }
 }
 
 extension AlertListing.Scope {
     /// The scope of some stops (boarding points): their stop_ids and their stations', and the
-    /// routes calling there with their types and agencies.
+    /// routes calling there with their types and agencies. Per feed of the stops, over its model:
+    ///
+    ///     SELECT "stops"."stop_id", "stops.parent_station"."stop_id" AS "parent_station" FROM "stops"
+    ///     LEFT JOIN "stops" AS "stops.parent_station" ON "stops.parent_station"."id" = "stops"."parent"
+    ///     WHERE "stops"."id" BETWEEN ? AND ? AND "stops"."id" IN (?, …)
     public static func of(stopKeys: [Int], in transit: TransitDatabase) throws -> AlertListing.Scope {
         var scope = AlertListing.Scope()
         guard !stopKeys.isEmpty else { return scope }
-        let stops = Query(table: "stops").select(Column("stop_id"), Column("parent")).filter(Column("id").isIn(stopKeys))
-        var parents: [Int] = []
-        try transit.database.forEachRow(SQLGenerator.prepare(stops)) {
-            scope.stopIDs.insert($0.string("stop_id"))
-            if let parent = $0.optionalInt("parent") { parents.append(parent) }
-        }
-        if !parents.isEmpty {
-            try transit.database.forEachRow(SQLGenerator.prepare(Query(table: "stops").select(Column("stop_id")).filter(Column("id").isIn(parents)))) {
-                scope.stopIDs.insert($0.string(0))
+        for (feedKey, keys) in Dictionary(grouping: stopKeys, by: { FeedKeys.feed(of: $0) }) {
+            var stops = ModelFetch(entity: "stops", in: TransitModel.model(forFeedKey: feedKey))!
+            stops.filter(stops.column("id").isIn(keys))
+            stops.breaksTiesByNaturalOrder = false
+            try transit.database.forEachRow(SQLGenerator.prepare(try stops.query(selecting: ["stop_id", "parent_station"]).query)) {
+                scope.stopIDs.insert($0.string("stop_id"))
+                if let station = $0.optionalString("parent_station") { scope.stopIDs.insert(station) }
             }
         }
         var listing = RouteListing()
         listing.stopKeys = stopKeys
-        let routeIDs = try listing.run(on: transit).map(\.routeID)
-        try scope.addRoutes(Column("route_id").isIn(routeIDs), in: transit)
+        let routeIDs = Array(Set(try listing.run(on: transit).map(\.routeID))).sorted()
+        guard !routeIDs.isEmpty else { return scope }
+        // The routes calling there, by route_id in every feed of the database (the scope holds
+        // ids, not keys: a route of another feed with the same route_id adds its type and agency).
+        for feed in transit.feeds {
+            var fetch = ModelFetch(entity: "routes", in: TransitModel.model(for: feed))!
+            fetch.filter(try fetch.value("route_id").isIn(routeIDs))
+            try scope.addRoutes(fetch, in: transit)
+        }
         return scope
     }
 
-    /// The scope of one route: it, its type and its agency.
+    /// The scope of one route (its key): it, its type and its agency.
     public static func of(route: Int, in transit: TransitDatabase) throws -> AlertListing.Scope {
         var scope = AlertListing.Scope()
-        try scope.addRoutes(Column("id", of: "routes") == route, in: transit)
+        var fetch = ModelFetch(entity: "routes", in: TransitModel.model(forFeedKey: FeedKeys.feed(of: route)))!
+        fetch.filter(fetch.column("id") == route)
+        try scope.addRoutes(fetch, in: transit)
         return scope
     }
 
-    private mutating func addRoutes(_ predicate: SQLPredicate, in transit: TransitDatabase) throws {
-        let routes = Query(table: "routes")
-            .joining(Join(.left, table: "agency", on: Column("id", of: "agency") == Column("agency", of: "routes")))
-            .select(Column("route_id", of: "routes"), Column("route_type", of: "routes"), Column("agency_id", of: "agency"))
-            .filter(predicate)
-        var found: [(String, Int?, String?)] = []
-        try transit.database.forEachRow(SQLGenerator.prepare(routes)) { found.append(($0.string("route_id"), $0.optionalInt("route_type"), $0.optionalString("agency_id"))) }
+    /// Adds the routes `fetch` (a fetch of `routes`) finds, with their types and agencies:
+    ///
+    ///     SELECT "routes"."route_id", "routes"."route_type", "routes.agency"."agency_id" AS "agency.agency_id" FROM "routes"
+    ///     LEFT JOIN "agency" AS "routes.agency" ON "routes.agency"."id" = "routes"."agency"
+    ///     WHERE "routes"."id" BETWEEN ? AND ? AND "routes"."id" = ?
+    private mutating func addRoutes(_ fetch: ModelFetch, in transit: TransitDatabase) throws {
+        // Into sets: in no order.
+        var fetch = fetch
+        fetch.breaksTiesByNaturalOrder = false
+        var found: [(route: String, type: Int?, agency: String?)] = []
+        try transit.database.forEachRow(SQLGenerator.prepare(try fetch.query(selecting: ["route_id", "route_type", "agency.agency_id"]).query)) {
+            found.append(($0.string("route_id"), $0.optionalInt("route_type"), $0.optionalString("agency.agency_id")))
+        }
         for (route, type, agency) in found {
             routeIDs.insert(route)
             if let type { routeTypes.insert(type) }

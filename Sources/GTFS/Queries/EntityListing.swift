@@ -5,7 +5,13 @@ import FetchRequest
 /// key order unless sorted; filtered by a predicate string and `FIELD=VALUE` conditions.
 ///
 /// Each feed is one request (its own model: its tables, its key range), the feed's name first.
+/// The realtime tables are listed too; a database that never read realtime data has none of
+/// them, and lists no rows (`isRealtime`).
 public struct EntityListing: Sendable {
+    /// The tables `transit list` takes, in the order its help names them: the timetable's
+    /// (`TransitModel.entityNames`), then the realtime ones `transit realtime` creates.
+    public static let tableNames = TransitModel.entityNames + RealtimeSchema.tables.map(\.name)
+
     /// How a column's values are written.
     public enum Kind: Sendable {
         case text, integer, real
@@ -48,7 +54,7 @@ public struct EntityListing: Sendable {
     public struct UnknownTable: Error, CustomStringConvertible {
         public let name: String
         public var description: String {
-            "unknown table '\(name)'; list one of " + TransitModel.entityNames.joined(separator: ", ")
+            "unknown table '\(name)'; list one of " + EntityListing.tableNames.joined(separator: ", ")
         }
     }
 
@@ -66,15 +72,19 @@ public struct EntityListing: Sendable {
     public let entityName: String
     /// The columns after `feed`.
     public let fields: [Field]
+    /// True for a realtime table: a database that never read realtime data (`transit realtime`)
+    /// does not have it yet, which a listing takes for no rows.
+    public let isRealtime: Bool
 
     /// Checks `request` against the model (entity, key paths, values, sort keys): throws
     /// `UnknownTable`, `UnknownField` or `PredicateFormatError` (with the place in the predicate).
     public init(_ request: Request) throws {
         let name = request.entity == "stop-times" ? "stop_times" : request.entity
         let model = TransitModel.model(forFeedKey: 0)
-        guard TransitModel.entityNames.contains(name), let entity = model[name] else { throw UnknownTable(name: request.entity) }
+        guard EntityListing.tableNames.contains(name), let entity = model[name] else { throw UnknownTable(name: request.entity) }
         self.request = request
         entityName = name
+        isRealtime = RealtimeSchema.tables.contains { $0.name == entity.table }
         fields = entity.attributes.map { attribute in
             let kind: Kind
             switch attribute.type {

@@ -80,22 +80,29 @@ public final class TransitDatabase {
 
     /// The stored realtime data of each feed that has some (by feed key): the timestamp freshness
     /// is judged by, and the range of its delays. Empty when no realtime data was ever read.
+    /// Per feed, the `realtime_feeds` entity of its model (a primary-key search):
+    ///
+    ///     SELECT "realtime_feeds"."timestamp", "realtime_feeds"."latest_delay", "realtime_feeds"."earliest_delay",
+    ///       "realtime_feeds"."added_departures" FROM "realtime_feeds" WHERE "realtime_feeds"."feed" = ?
     public func realtimeFeeds() throws -> [Int: (timestamp: Int?, window: RealtimeWindow)] {
         if let cached = realtimeCache { return cached }
         var found: [Int: (timestamp: Int?, window: RealtimeWindow)] = [:]
-        // Keyed by feed: one primary-key search per feed of the database.
-        // Qualified names: SQLite would read an unknown bare "name" as a string, not fail.
-        let query = Query(table: "realtime_feeds")
-            .select(["feed", "timestamp", "latest_delay", "earliest_delay", "added_departures"].map { SelectedProperty(Column($0, of: "realtime_feeds")) })
-            .filter(Column("feed").isIn(feeds.map(\.key)))
         do {
-            try database.forEachRow(SQLGenerator.prepare(query)) {
-                found[$0.int("feed")] = ($0.optionalInt("timestamp"), RealtimeWindow(latestDelay: $0.int("latest_delay"), earliestDelay: $0.int("earliest_delay"),
-                                                                             hasAddedDepartures: $0.int("added_departures") > 0))
+            // One fetch per feed: an entity of a feed's model holds that feed's rows only. Its
+            // names are qualified, so a column an older table lacks fails rather than reading as a string.
+            for feed in feeds {
+                var fetch = ModelFetch(entity: "realtime_feeds", in: TransitModel.model(for: feed))!
+                fetch.breaksTiesByNaturalOrder = false
+                let query = try fetch.query(selecting: ["timestamp", "latest_delay", "earliest_delay", "added_departures"]).query
+                try database.forEachRow(SQLGenerator.prepare(query)) {
+                    found[feed.key] = ($0.optionalInt("timestamp"), RealtimeWindow(latestDelay: $0.int("latest_delay"), earliestDelay: $0.int("earliest_delay"),
+                                                                                  hasAddedDepartures: $0.int("added_departures") > 0))
+                }
             }
         } catch let error as DatabaseError where error.isMissingTable || error.isMissingColumn {
             // No realtime data was ever read into this database, or only by a development build
             // whose tables the next `transit realtime` replaces.
+            found = [:]
         }
         realtimeCache = found
         return found

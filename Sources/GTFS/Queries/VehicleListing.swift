@@ -32,14 +32,26 @@ public struct VehicleListing: Sendable {
 
     public init() {}
 
-    /// The oldest header timestamp of the sources that held vehicle positions, per feed key.
+    /// The oldest header timestamp of the sources that held vehicle positions, per feed key (feeds
+    /// without such a source are left out). Per feed, over the `realtime_sources` entity of its model:
+    ///
+    ///     SELECT MIN("realtime_sources"."timestamp") AS "oldest" FROM "realtime_sources"
+    ///     WHERE "realtime_sources"."feed" = ? AND "realtime_sources"."vehicles" > ? AND "realtime_sources"."timestamp" IS NOT NULL
     public static func timestamps(in transit: TransitDatabase) throws -> [Int: Int] {
-        let query = Query(table: "realtime_sources").select([SelectedProperty(Column("feed")), SelectedProperty(Column("timestamp").min, as: "oldest")])
-            .filter(Column("feed").isIn(transit.feeds.map(\.key)) && Column("vehicles") > 0 && Column("timestamp").isNotNull)
-            .grouped(by: [Column("feed")])
         var found: [Int: Int] = [:]
         do {
-            try transit.database.forEachRow(SQLGenerator.prepare(query)) { found[$0.int("feed")] = $0.int("oldest") }
+            // One fetch per feed: an entity of a feed's model holds that feed's rows only (its
+            // scope, `feed = key`, is ANDed with every condition), so no fetch spans feeds; each
+            // is a range of the primary key.
+            for feed in transit.feeds {
+                var sources = ModelFetch(entity: "realtime_sources", in: TransitModel.model(for: feed))!
+                try sources.filter(format: "vehicles > 0 AND timestamp != nil")
+                sources.select(try sources.value("timestamp").min, as: "oldest")
+                sources.breaksTiesByNaturalOrder = false
+                try transit.database.forEachRow(SQLGenerator.prepare(try sources.query())) { row in
+                    if let oldest = row.optionalInt("oldest") { found[feed.key] = oldest }
+                }
+            }
         } catch let error as DatabaseError where error.isMissingTable {
             // No realtime data was ever read into this database.
         }
@@ -47,43 +59,26 @@ public struct VehicleListing: Sendable {
     }
 
     /// The vehicles of `feeds` (keys) that match; order: distance with `near`, else feed name,
-    /// route_id, vehicle id or label.
+    /// route_id, vehicle id or label. Per feed, over the `realtime_vehicles` entity of its model
+    /// (with `route`: the descriptor names the route, or the vehicle's trip is one of its trips):
+    ///
+    ///     SELECT "realtime_vehicles"."vehicle_id", …, "realtime_vehicles"."status" AS "current_status", … FROM "realtime_vehicles"
+    ///     LEFT JOIN "trips" AS "realtime_vehicles.trip" ON "realtime_vehicles.trip"."id" = "realtime_vehicles"."trip"
+    ///     LEFT JOIN "routes" AS "realtime_vehicles.trip.route" ON "realtime_vehicles.trip.route"."id" = "realtime_vehicles.trip"."route"
+    ///     WHERE "realtime_vehicles"."feed" = ? AND ("realtime_vehicles"."route_id" = ? OR "realtime_vehicles.trip.route"."route_id" = ?)
+    ///     ORDER BY "realtime_vehicles"."id"
     public func run(on transit: TransitDatabase, feeds: [Int]) throws -> [VehiclePosition] {
-        guard !feeds.isEmpty else { return [] }
-        var query = Query(table: "realtime_vehicles", alias: "v")
-            .select(Column("feed", of: "v"), Column("vehicle_id", of: "v"), Column("label", of: "v"), Column("trip_id", of: "v"),
-                    Column("route_id", of: "v"), Column("lat", of: "v"), Column("lon", of: "v"), Column("bearing", of: "v"),
-                    Column("stop_id", of: "v"), Column("status", of: "v"), Column("timestamp", of: "v"))
-            .filter(Column("feed", of: "v").isIn(feeds))
-        if let trip {
-            query = query.filter(Column("trip", of: "v") == trip.key)
-        }
-        if let route {
-            // The descriptor's route_id, or a trip of the route.
-            var routeID = ""
-            try transit.database.forEachRow(SQLGenerator.prepare(Query(table: "routes").select(Column("route_id")).filter(Column("id") == route.key))) {
-                routeID = $0.string(0)
-            }
-            query = query.filter(Column("feed", of: "v") == route.feed.key && (Column("route_id", of: "v") == routeID
-                || Column("trip", of: "v").isIn(Query(table: "trips").select(Column("id")).filter(Column("route") == route.key))))
-        }
+        // One fetch per feed, not one with `feed IN (…)`: an entity of a feed's model holds that
+        // feed's rows only (its scope, `feed = key`, is ANDed with every condition), so no fetch
+        // spans feeds. Each is a range of realtime_vehicles_by_feed, and the rows are sorted here
+        // anyway. Vehicles of a route or a trip are those of its feed.
+        var asked = feeds
+        if let route { asked = asked.filter { $0 == route.feed.key } }
+        if let trip { asked = asked.filter { $0 == trip.feed.key } }
         var found: [VehiclePosition] = []
         do {
-            try transit.database.forEachRow(SQLGenerator.prepare(query)) { row in
-                let latitude = row.optionalDouble("lat"), longitude = row.optionalDouble("lon")
-                var distance: Double?
-                if let near {
-                    guard let latitude, let longitude else { return }
-                    let metres = Geo.distance(near.latitude, near.longitude, latitude, longitude)
-                    guard metres <= near.radius else { return }
-                    distance = metres
-                }
-                let status = row.optionalInt("status").map { ["INCOMING_AT", "STOPPED_AT", "IN_TRANSIT_TO"].indices.contains($0) ? ["INCOMING_AT", "STOPPED_AT", "IN_TRANSIT_TO"][$0] : String($0) }
-                found.append(VehiclePosition(
-                    feed: transit.feedName(ofKey: FeedKeys.base(of: row.int("feed"))), vehicleID: row.optionalString("vehicle_id"),
-                    label: row.optionalString("label"), tripID: row.optionalString("trip_id"), routeID: row.optionalString("route_id"),
-                    latitude: latitude, longitude: longitude, bearing: row.optionalDouble("bearing"), stopID: row.optionalString("stop_id"),
-                    status: status, timestamp: row.optionalInt("timestamp"), distance: distance))
+            for feedKey in asked {
+                try collect(feedKey: feedKey, on: transit, into: &found)
             }
         } catch let error as DatabaseError where error.isMissingTable {
             return []
@@ -95,5 +90,43 @@ public struct VehicleListing: Sendable {
             return (a.vehicleID ?? a.label ?? "").utf8.lexicographicallyPrecedes((b.vehicleID ?? b.label ?? "").utf8)
         }
         return found
+    }
+
+    /// The statuses of `current_status`, by code.
+    private static let statuses = ["INCOMING_AT", "STOPPED_AT", "IN_TRANSIT_TO"]
+
+    /// Appends the matching vehicles of the feed keyed `feedKey` to `found`.
+    private func collect(feedKey: Int, on transit: TransitDatabase, into found: inout [VehiclePosition]) throws {
+        let model = TransitModel.model(forFeedKey: feedKey)
+        var vehicles = ModelFetch(entity: "realtime_vehicles", in: model)!
+        if let trip {
+            vehicles.filter(vehicles.column("trip") == trip.key)
+        }
+        if let route {
+            var routes = ModelFetch(entity: "routes", in: model)!
+            routes.filter(routes.column("id") == route.key)
+            var routeID = ""
+            try transit.database.forEachRow(SQLGenerator.prepare(try routes.query(selecting: ["route_id"]).query)) { routeID = $0.string("route_id") }
+            try vehicles.filter(format: "route_id == %@ OR trip.route == %@", arguments: [.text(routeID), .text(routeID)])
+        }
+        let query = try vehicles.query(selecting: ["vehicle_id", "label", "trip_id", "route_id", "lat", "lon", "bearing", "stop_id",
+                                                   "current_status", "timestamp"]).query
+        let feedName = transit.feedName(ofKey: FeedKeys.base(of: feedKey))
+        try transit.database.forEachRow(SQLGenerator.prepare(query)) { row in
+            let latitude = row.optionalDouble("lat"), longitude = row.optionalDouble("lon")
+            var distance: Double?
+            if let near {
+                guard let latitude, let longitude else { return }
+                let metres = Geo.distance(near.latitude, near.longitude, latitude, longitude)
+                guard metres <= near.radius else { return }
+                distance = metres
+            }
+            let status = row.optionalInt("current_status").map { VehicleListing.statuses.indices.contains($0) ? VehicleListing.statuses[$0] : String($0) }
+            found.append(VehiclePosition(
+                feed: feedName, vehicleID: row.optionalString("vehicle_id"),
+                label: row.optionalString("label"), tripID: row.optionalString("trip_id"), routeID: row.optionalString("route_id"),
+                latitude: latitude, longitude: longitude, bearing: row.optionalDouble("bearing"), stopID: row.optionalString("stop_id"),
+                status: status, timestamp: row.optionalInt("timestamp"), distance: distance))
+        }
     }
 }

@@ -17,10 +17,12 @@ import FetchRequest
 struct RealtimeApplier {
     let database: Database
     let feed: Feed
-    private let stopTimesOfTrip: PreparedRequest
-    private let stopLookup: PreparedRequest
-    private let routeLookup: PreparedRequest
-    private let stopName: PreparedRequest
+    /// The lookups, prepared once by the store.
+    private let lookups: RealtimeLookups
+    /// The stop keys found so far by stop_id (nil: no stop of the feed): the updates of a
+    /// message name the same stops again and again (a matched trip's twice: stored, then matched
+    /// by rule 2).
+    private var stopKeys: [String: Int?] = [:]
     private let rowInsert: Statement
     private let addedInsert: Statement
     /// The largest and smallest delay written (0 when none): the widening departures need.
@@ -38,26 +40,21 @@ struct RealtimeApplier {
         let stop: Int, scheduled: Int, trip: Int, sequence: Int, date: Int, runStart: Int?, delay: Int?, skipped: Bool, order: Int
     }
 
-    init(database: Database, feed: Feed) throws {
+    init(database: Database, feed: Feed, lookups: RealtimeLookups) throws {
         self.database = database
         self.feed = feed
-        stopTimesOfTrip = SQLGenerator.prepare(Query(table: feed.tables.stopTimes)
-            .select(Column("stop_sequence"), Column("stop"), Column("arrival"), Column("departure"))
-            .filter(Column("trip") == SQLExpression.variable("trip")).sorted(by: [Column("stop_sequence").ascending]))
-        stopLookup = SQLGenerator.prepare(Query(table: "stops").select(Column("id"))
-            .filter(Column("stop_id") == SQLExpression.variable("stop_id") && Column("feed") == feed.key))
-        routeLookup = SQLGenerator.prepare(Query(table: "routes").select(Column("id"))
-            .filter(Column("route_id") == SQLExpression.variable("route_id") && Column("feed") == feed.key))
-        stopName = SQLGenerator.prepare(Query(table: "stops").select(Column("stop_name")).filter(Column("id") == SQLExpression.variable("id")))
+        self.lookups = lookups
         rowInsert = try database.makeStatement(RealtimeSchema.stopTimes.insertSQL(columns: RealtimeSchema.stopTimes.columnNames, orIgnore: true))
         addedInsert = try database.makeStatement(RealtimeSchema.addedDepartures.insertSQL(columns: RealtimeSchema.addedDepartures.columnNames))
     }
 
-    /// The key of stop `stopID` of the feed.
-    func stop(_ stopID: String?) throws -> Int? {
+    /// The key of stop `stopID` of the feed (nil when it has none), looked up once per stop_id.
+    mutating func stop(_ stopID: String?) throws -> Int? {
         guard let stopID else { return nil }
+        if let known = stopKeys[stopID] { return known }
         var found: Int?
-        try database.forEachRow(try stopLookup.substituting(["stop_id": stopID])) { found = $0.int(0) }
+        try database.forEachRow(try lookups.stop.request.substituting(["stop_id": stopID])) { found = $0.int(lookups.stop.position) }
+        stopKeys[stopID] = found
         return found
     }
 
@@ -66,8 +63,9 @@ struct RealtimeApplier {
     mutating func apply(_ update: RealtimeDataset.TripUpdate, trip: Int, on date: ServiceDate, runStart: Int? = nil,
                         into summary: inout RealtimeSummary) throws {
         var times: [(sequence: Int, stop: Int, arrival: Int?, departure: Int?)] = []
-        try database.forEachRow(try stopTimesOfTrip.substituting(["trip": trip])) {
-            times.append(($0.int("stop_sequence"), $0.int("stop"), $0.optionalInt("arrival"), $0.optionalInt("departure")))
+        let position = lookups.stopTimesOfTrip.position
+        try database.forEachRow(try lookups.stopTimesOfTrip.request.substituting(["trip": trip])) {
+            times.append(($0.int(position.sequence), $0.int(position.stop), $0.optionalInt(position.arrival), $0.optionalInt(position.departure)))
         }
         // A frequency run keeps the template's spacing, shifted to start at `runStart`.
         if let runStart, let first = times.lazy.compactMap({ $0.departure ?? $0.arrival }).first {
@@ -162,11 +160,11 @@ struct RealtimeApplier {
         let date = startDate ?? feed.timeZone.localTime(of: first.1).date
         var route: Int?
         if let routeID = update.trip.routeID {
-            try database.forEachRow(try routeLookup.substituting(["route_id": routeID])) { route = $0.int(0) }
+            try database.forEachRow(try lookups.route.request.substituting(["route_id": routeID])) { route = $0.int(lookups.route.position) }
         }
         var headsign: String?
         if let last = try stop(update.stopTimeUpdates.last?.stopID) {
-            try database.forEachRow(try stopName.substituting(["id": last])) { headsign = $0.optionalString(0) }
+            try database.forEachRow(try lookups.stopName.request.substituting(["id": last])) { headsign = $0.optionalString(lookups.stopName.position) }
         }
         for (stopTime, time) in timed.dropLast() where stopTime.relationship != 1 {
             guard let stop = try stop(stopTime.stopID) else { continue }

@@ -123,25 +123,12 @@ public enum RealtimeStore {
         }
 
         mutating func write(_ dataset: RealtimeDataset, into summary: inout RealtimeSummary) throws {
-            let tripLookup = SQLGenerator.prepare(Query(table: "trips").select(Column("id"), Column("service"))
-                .filter(Column("trip_id") == SQLExpression.variable("trip_id") && Column("feed") == feed.key))
-            let stopLookup = SQLGenerator.prepare(Query(table: "stops").select(Column("id"))
-                .filter(Column("stop_id") == SQLExpression.variable("stop_id") && Column("feed") == feed.key))
-            let runs = SQLGenerator.prepare(Query(table: feed.tables.serviceDays).select(Column("date"))
-                .filter(Column("service") == SQLExpression.variable("service") && Column("date").isIn(variablesNamed: "date", count: 2)))
-            let frequencyCount = SQLGenerator.prepareCount(Query(table: "frequencies").filter(Column("trip") == SQLExpression.variable("trip")))
-            let firstDeparture = SQLGenerator.prepare(Query(table: feed.tables.stopTimes).select(Column("departure"))
-                .filter(Column("trip") == SQLExpression.variable("trip") && Column("departure").isNotNull)
-                .sorted(by: [Column("stop_sequence").ascending]).limited(to: 1))
+            let lookups = try RealtimeLookups(feed: feed)
+            var applier = try RealtimeApplier(database: database, feed: feed, lookups: lookups)
             func trip(_ tripID: String) throws -> (key: Int, service: Int)? {
                 var found: (Int, Int)?
-                try database.forEachRow(try tripLookup.substituting(["trip_id": tripID])) { found = ($0.int("id"), $0.int("service")) }
-                return found
-            }
-            func stop(_ stopID: String?) throws -> Int? {
-                guard let stopID else { return nil }
-                var found: Int?
-                try database.forEachRow(try stopLookup.substituting(["stop_id": stopID])) { found = $0.int(0) }
+                let position = lookups.trip.position
+                try database.forEachRow(try lookups.trip.request.substituting(["trip_id": tripID])) { found = ($0.int(position.key), $0.int(position.service)) }
                 return found
             }
             var unmatchedIDs: [String] = []
@@ -150,7 +137,6 @@ public enum RealtimeStore {
                 if unmatchedIDs.count < 5 { unmatchedIDs.append(example) }
             }
             let day = feed.timeZone.localTime(of: timestamp).date
-            var applier = try RealtimeApplier(database: database, feed: feed)
             let tripInsert = try database.makeStatement(RealtimeSchema.tripUpdates.insertSQL(columns: RealtimeSchema.tripUpdates.columnNames))
             let stopTimeInsert = try database.makeStatement(RealtimeSchema.stopTimeUpdates.insertSQL(columns: RealtimeSchema.stopTimeUpdates.columnNames))
             for update in dataset.tripUpdates {
@@ -170,12 +156,13 @@ public enum RealtimeStore {
                             // Rule 1 without start_date: the day of the timestamp or the day before,
                             // where the trip runs, the one whose run starts nearest the timestamp.
                             var dates: [Int] = []
-                            try database.forEachRow(try runs.substituting(["service": found.service, "date0": day.adding(days: -1).yyyymmdd, "date1": day.yyyymmdd])) {
-                                dates.append($0.int(0))
+                            let days = try lookups.serviceDays.request.substituting(["service": found.service, "date0": day.adding(days: -1).yyyymmdd, "date1": day.yyyymmdd])
+                            try database.forEachRow(days) {
+                                dates.append($0.int(lookups.serviceDays.position))
                             }
                             var start = descriptor.startTime
                             if start == nil {
-                                try database.forEachRow(try firstDeparture.substituting(["trip": found.key])) { start = $0.int(0) }
+                                try database.forEachRow(try lookups.firstDeparture.request.substituting(["trip": found.key])) { start = $0.int(lookups.firstDeparture.position) }
                             }
                             serviceDate = dates.compactMap { ServiceDate(yyyymmdd: $0) }.min { a, b in
                                 abs(feed.timeZone.noonMinusTwelveHours(a) + (start ?? 0) - timestamp)
@@ -186,7 +173,7 @@ public enum RealtimeStore {
                         // no run can be told from the others.
                         var runsByFrequency = false
                         if feed.hasFrequencies {
-                            try database.forEachRow(try frequencyCount.substituting(["trip": found.key])) { runsByFrequency = $0.int(0) > 0 }
+                            try database.forEachRow(try lookups.frequencyCount.substituting(["trip": found.key])) { runsByFrequency = $0.int(0) > 0 }
                         }
                         if runsByFrequency, descriptor.startTime == nil {
                             unmatched("\(tripID) (runs by frequencies.txt: start_time is needed to tell its runs apart)")
@@ -226,7 +213,7 @@ public enum RealtimeStore {
                 for (position, stopTime) in update.stopTimeUpdates.enumerated() {
                     try stopTimeInsert.bind([
                         .integer(Int64(id)), .integer(Int64(position)), stopTime.stopSequence.sqlValue, stopTime.stopID.sqlValue,
-                        (try stop(stopTime.stopID)).sqlValue, stopTime.arrival?.time.sqlValue ?? .null, stopTime.arrival?.delay.sqlValue ?? .null,
+                        (try applier.stop(stopTime.stopID)).sqlValue, stopTime.arrival?.time.sqlValue ?? .null, stopTime.arrival?.delay.sqlValue ?? .null,
                         stopTime.departure?.time.sqlValue ?? .null, stopTime.departure?.delay.sqlValue ?? .null,
                         .integer(Int64(stopTime.relationship)),
                     ])
@@ -286,6 +273,84 @@ public enum RealtimeStore {
                                        .integer(Int64(source.alerts))])
                 try sourceInsert.run()
             }
+        }
+    }
+}
+
+/// The lookups of one store, written over the feed's model and prepared once (the statement cache
+/// keeps each compiled): each runs per trip update, vehicle or stop time update with its values
+/// bound to the template's variables. Every one is an index search on a key or a unique id.
+struct RealtimeLookups {
+    /// A lookup's SQL and where its rows hold each column, found by name once: a name looked up
+    /// per row costs a hash and a string comparison per value, tens of thousands per read.
+    struct Lookup<Position> {
+        let request: PreparedRequest
+        /// Where the rows hold the columns read.
+        let position: Position
+
+        init(_ query: Query, position: (Query) -> Position) {
+            request = SQLGenerator.prepare(query)
+            self.position = position(query)
+        }
+    }
+
+    /// The trip `$trip_id`: its key and service.
+    ///
+    ///     SELECT "trips"."id", "trips"."service" FROM "trips" WHERE "trips"."id" BETWEEN ? AND ? AND "trips"."trip_id" = ?
+    let trip: Lookup<(key: Int, service: Int)>
+    /// The key of the stop `$stop_id`.
+    let stop: Lookup<Int>
+    /// The key of the route `$route_id`.
+    let route: Lookup<Int>
+    /// The `stop_name` of the stop keyed `$id`.
+    let stopName: Lookup<Int>
+    /// Which of the dates `$date0`, `$date1` service `$service` runs on.
+    let serviceDays: Lookup<Int>
+    /// How many frequency periods trip `$trip` has (one row, the count).
+    let frequencyCount: PreparedRequest
+    /// The first departure of trip `$trip`, by stop_sequence.
+    let firstDeparture: Lookup<Int>
+    /// The stop times of trip `$trip` in stop_sequence order.
+    let stopTimesOfTrip: Lookup<(sequence: Int, stop: Int, arrival: Int, departure: Int)>
+
+    init(feed: Feed) throws {
+        let model = TransitModel.model(for: feed)
+        /// A fetch of `entity` of one row by a unique key: no order needed.
+        func lookup(_ entity: String) -> ModelFetch {
+            var fetch = ModelFetch(entity: entity, in: model)!
+            fetch.breaksTiesByNaturalOrder = false
+            return fetch
+        }
+        var trips = lookup("trips")
+        trips.filter(try trips.value("trip_id") == .variable("trip_id"))
+        trip = Lookup(try trips.query(selecting: [], columns: ["id", "service"]).query) { (key: $0.position(of: "id"), service: $0.position(of: "service")) }
+        var stops = lookup("stops")
+        stops.filter(try stops.value("stop_id") == .variable("stop_id"))
+        stop = Lookup(try stops.query(selecting: [], columns: ["id"]).query) { $0.position(of: "id") }
+        var routes = lookup("routes")
+        routes.filter(try routes.value("route_id") == .variable("route_id"))
+        route = Lookup(try routes.query(selecting: [], columns: ["id"]).query) { $0.position(of: "id") }
+        var names = lookup("stops")
+        names.filter(names.column("id") == .variable("id"))
+        stopName = Lookup(try names.query(selecting: ["stop_name"]).query) { $0.position(of: "stop_name") }
+        var days = lookup("service_days")
+        days.filter(days.column("service") == .variable("service") && (try days.value("date")).isIn(variablesNamed: "date", count: 2))
+        serviceDays = Lookup(try days.query(selecting: ["date"]).query) { $0.position(of: "date") }
+        var periods = lookup("frequencies")
+        periods.filter(periods.column("trip") == .variable("trip"))
+        frequencyCount = SQLGenerator.prepareCount(try periods.query())
+        var first = lookup("stop_times")
+        first.filter(first.column("trip") == .variable("trip"))
+        try first.filter(format: "departure_time != nil")
+        try first.sort(by: "stop_sequence")
+        first.limit = 1
+        firstDeparture = Lookup(try first.query(selecting: ["departure_time"]).query) { $0.position(of: "departure_time") }
+        // In the entity's natural order: trip, then stop_sequence.
+        var calls = ModelFetch(entity: "stop_times", in: model)!
+        calls.filter(calls.column("trip") == .variable("trip"))
+        stopTimesOfTrip = Lookup(try calls.query(selecting: ["stop_sequence", "arrival_time", "departure_time"], columns: ["stop"]).query) {
+            (sequence: $0.position(of: "stop_sequence"), stop: $0.position(of: "stop"), arrival: $0.position(of: "arrival_time"),
+             departure: $0.position(of: "departure_time"))
         }
     }
 }
