@@ -257,6 +257,12 @@ final class RealtimeModelTests: XCTestCase {
         XCTAssertEqual(scope.stopIDs, ["HBF_1", "HBF"], "the platform and its station")
         XCTAssertEqual(scope.routeIDs, ["R1", "RING"])
         XCTAssertEqual(scope.routeTypes, [3, 2])
+        XCTAssertEqual(scope.feedKeys, [demo.key])
+        // Other's B1 names its own route R1, not lindenau's: it does not concern HBF_1.
+        var atPlatform = AlertListing()
+        atPlatform.concerning = scope
+        XCTAssertEqual(try atPlatform.run(on: transit, at: timestamp).map { "\($0.feed) \($0.alertID)" },
+                       ["lindenau A1", "lindenau A3", "lindenau A5"])
     }
 
     func testADatabaseWithoutRealtimeDataListsNothing() throws {

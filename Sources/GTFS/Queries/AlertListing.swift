@@ -28,6 +28,9 @@ public struct AlertListing: Sendable {
 
     /// The ids an informed entity is compared with, per feed key.
     public struct Scope: Sendable {
+        /// The feeds whose alerts can concern it (an alert informs about its own feed's stops,
+        /// routes and trips); nil for any feed.
+        public var feedKeys: Set<Int>?
         public var stopIDs: Set<String> = []
         public var routeIDs: Set<String> = []
         public var routeTypes: Set<Int> = []
@@ -108,6 +111,8 @@ public struct AlertListing: Sendable {
             guard let period = active else { continue }
             let informed = entities[alert.key] ?? []
             if let scope = concerning {
+                // An alert of another feed names that feed's stops and routes, whatever their ids.
+                if let feeds = scope.feedKeys, !feeds.contains(feed.key) { continue }
                 // An entity concerns the scope when every specifier it gives is in it.
                 let concerns = informed.contains { entity in
                     (entity.agency != nil || entity.route != nil || entity.type != nil || entity.trip != nil || entity.stop != nil)
@@ -149,8 +154,10 @@ extension AlertListing.Scope {
     ///     WHERE "stops"."id" BETWEEN ? AND ? AND "stops"."id" IN (?, …)
     public static func of(stopKeys: [Int], in transit: TransitDatabase) throws -> AlertListing.Scope {
         var scope = AlertListing.Scope()
+        let stopsByFeed = Dictionary(grouping: stopKeys, by: { FeedKeys.feed(of: $0) })
+        scope.feedKeys = Set(stopsByFeed.keys)
         guard !stopKeys.isEmpty else { return scope }
-        for (feedKey, keys) in Dictionary(grouping: stopKeys, by: { FeedKeys.feed(of: $0) }) {
+        for (feedKey, keys) in stopsByFeed {
             var stops = ModelFetch(entity: "stops", in: TransitModel.model(forFeedKey: feedKey))!
             stops.filter(stops.column("id").isIn(keys))
             stops.breaksTiesByNaturalOrder = false
@@ -163,9 +170,8 @@ extension AlertListing.Scope {
         listing.stopKeys = stopKeys
         let routeIDs = Array(Set(try listing.run(on: transit).map(\.routeID))).sorted()
         guard !routeIDs.isEmpty else { return scope }
-        // The routes calling there, by route_id in every feed of the database (the scope holds
-        // ids, not keys: a route of another feed with the same route_id adds its type and agency).
-        for feed in transit.feeds {
+        // The routes calling there, with their types and agencies, in the stops' feeds.
+        for feed in transit.feeds where stopsByFeed[feed.key] != nil {
             var fetch = ModelFetch(entity: "routes", in: TransitModel.model(for: feed))!
             fetch.filter(try fetch.value("route_id").isIn(routeIDs))
             try scope.addRoutes(fetch, in: transit)
@@ -176,6 +182,7 @@ extension AlertListing.Scope {
     /// The scope of one route (its key): it, its type and its agency.
     public static func of(route: Int, in transit: TransitDatabase) throws -> AlertListing.Scope {
         var scope = AlertListing.Scope()
+        scope.feedKeys = [FeedKeys.feed(of: route)]
         var fetch = ModelFetch(entity: "routes", in: TransitModel.model(forFeedKey: FeedKeys.feed(of: route)))!
         fetch.filter(fetch.column("id") == route)
         try scope.addRoutes(fetch, in: transit)
