@@ -65,10 +65,13 @@ struct VehiclesCommand: ParsableCommand {
         let zone = transit.selectedFeeds.first?.timeZone ?? AgencyTimeZone(identifier: "UTC")!
         let instant = try at.map { try WallClockTime($0).instant(in: zone) } ?? Int(time(nil))
         var fresh: [Int] = []
-        for (key, timestamp) in try VehicleListing.timestamps(in: transit) where transit.selectedFeeds.contains(where: { $0.key == key }) {
+        let timestamps = try VehicleListing.timestamps(in: transit)
+        // In the feeds' order (by name), so stale feeds are named in the same order every run.
+        for feed in transit.selectedFeeds {
+            guard let timestamp = timestamps[feed.key] else { continue }
             if instant - timestamp <= maxAge * 60 {
-                fresh.append(key)
-            } else if let feed = transit.feed(ofKey: FeedKeys.base(of: key)) {
+                fresh.append(feed.key)
+            } else {
                 writeToStandardError("vehicle positions of \(feed.name) are stale: their messages are from \(feed.timeZone.localTime(of: timestamp).iso8601), "
                     + "\(describeDuration(instant - timestamp)) before the time asked (--max-age \(maxAge) min); not shown\n")
             }
