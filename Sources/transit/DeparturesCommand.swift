@@ -102,8 +102,12 @@ struct DeparturesCommand: ParsableCommand {
         if options.format == .table, !noRealtime, !answer.records.isEmpty, let start = answer.start,
            try !AlertListing().run(on: transit, at: start).isEmpty {
             var scope = try AlertListing.Scope.of(stopKeys: stopKeys, in: transit)
-            scope.routeIDs = Set(answer.records.map(\.departure.routeID))
-            scope.tripIDs = Set(answer.records.map(\.departure.tripID))
+            // Each feed's routes and trips are those of its departures listed.
+            for feedKey in scope.feeds.keys {
+                let listed = answer.records.map(\.departure).filter { $0.feed == transit.feedName(ofKey: FeedKeys.base(of: feedKey)) }
+                scope.feeds[feedKey]?.routeIDs = Set(listed.map(\.routeID))
+                scope.feeds[feedKey]?.tripIDs = Set(listed.map(\.tripID))
+            }
             var listing = AlertListing()
             listing.concerning = scope
             let alerts = try listing.run(on: transit, at: start)

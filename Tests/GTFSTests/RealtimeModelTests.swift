@@ -249,19 +249,27 @@ final class RealtimeModelTests: XCTestCase {
         XCTAssertEqual(alerts.first { $0.alertID == "A5" }?.entities, ["trip T1", "route R1"])
         var ofRoute = AlertListing()
         ofRoute.concerning = try AlertListing.Scope.of(route: try transit.route(named: "N2").key, in: transit)
-        XCTAssertEqual(ofRoute.concerning?.agencyIDs, ["LVB"])
-        XCTAssertEqual(ofRoute.concerning?.routeTypes, [3])
+        XCTAssertEqual(ofRoute.concerning?.feeds.keys.sorted(), [demo.key])
+        XCTAssertEqual(ofRoute.concerning?.feeds[demo.key]?.agencyIDs, ["LVB"])
+        XCTAssertEqual(ofRoute.concerning?.feeds[demo.key]?.routeTypes, [3])
         XCTAssertEqual(try ofRoute.run(on: transit, at: timestamp).map(\.alertID), ["A4"])
         let platform = try transit.boardingKeys(forStopID: "HBF_1")
         let scope = try AlertListing.Scope.of(stopKeys: platform, in: transit)
-        XCTAssertEqual(scope.stopIDs, ["HBF_1", "HBF"], "the platform and its station")
-        XCTAssertEqual(scope.routeIDs, ["R1", "RING"])
-        XCTAssertEqual(scope.routeTypes, [3, 2])
-        XCTAssertEqual(scope.feedKeys, [demo.key])
+        XCTAssertEqual(scope.feeds.keys.sorted(), [demo.key])
+        XCTAssertEqual(scope.feeds[demo.key]?.stopIDs, ["HBF_1", "HBF"], "the platform and its station")
+        XCTAssertEqual(scope.feeds[demo.key]?.routeIDs, ["R1", "RING"])
+        XCTAssertEqual(scope.feeds[demo.key]?.routeTypes, [3, 2])
         // Other's B1 names its own route R1, not lindenau's: it does not concern HBF_1.
         var atPlatform = AlertListing()
         atPlatform.concerning = scope
         XCTAssertEqual(try atPlatform.run(on: transit, at: timestamp).map { "\($0.feed) \($0.alertID)" },
+                       ["lindenau A1", "lindenau A3", "lindenau A5"])
+        // Stops of both feeds (as --near may pick): each feed's alerts meet its own ids only, so
+        // B1 (other's R1) is not matched by lindenau's R1.
+        var atBoth = AlertListing()
+        atBoth.concerning = try AlertListing.Scope.of(stopKeys: platform + (try transit.boardingKeys(forStopID: "other:S1")), in: transit)
+        XCTAssertEqual(atBoth.concerning?.feeds[second.key]?.routeIDs, ["R"])
+        XCTAssertEqual(try atBoth.run(on: transit, at: timestamp).map { "\($0.feed) \($0.alertID)" },
                        ["lindenau A1", "lindenau A3", "lindenau A5"])
     }
 

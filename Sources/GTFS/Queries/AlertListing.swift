@@ -28,15 +28,20 @@ public struct AlertListing: Sendable {
 
     /// The ids an informed entity is compared with, per feed key.
     public struct Scope: Sendable {
-        /// The feeds whose alerts can concern it (an alert informs about its own feed's stops,
-        /// routes and trips); nil for any feed.
-        public var feedKeys: Set<Int>?
-        public var stopIDs: Set<String> = []
-        public var routeIDs: Set<String> = []
-        public var routeTypes: Set<Int> = []
-        public var agencyIDs: Set<String> = []
-        public var tripIDs: Set<String> = []
+        /// What the alerts of each feed (by key) must name to concern the scope: an alert names
+        /// its own feed's stops and routes, so an alert of a feed not here concerns nothing.
+        public var feeds: [Int: Identifiers] = [:]
         public init() {}
+
+        /// The ids of one feed an informed entity is compared with.
+        public struct Identifiers: Sendable, Equatable {
+            public var stopIDs: Set<String> = []
+            public var routeIDs: Set<String> = []
+            public var routeTypes: Set<Int> = []
+            public var agencyIDs: Set<String> = []
+            public var tripIDs: Set<String> = []
+            public init() {}
+        }
     }
 
     public init() {}
@@ -110,9 +115,9 @@ public struct AlertListing: Sendable {
             let active = ranges.isEmpty ? (nil, nil) : ranges.first { ($0.start ?? Int.min) <= instant && instant < ($0.end ?? Int.max) }
             guard let period = active else { continue }
             let informed = entities[alert.key] ?? []
-            if let scope = concerning {
-                // An alert of another feed names that feed's stops and routes, whatever their ids.
-                if let feeds = scope.feedKeys, !feeds.contains(feed.key) { continue }
+            if let concerning {
+                // An alert names its own feed's stops and routes, whatever their ids elsewhere.
+                guard let scope = concerning.feeds[feed.key] else { continue }
                 // An entity concerns the scope when every specifier it gives is in it.
                 let concerns = informed.contains { entity in
                     (entity.agency != nil || entity.route != nil || entity.type != nil || entity.trip != nil || entity.stop != nil)
@@ -154,27 +159,25 @@ extension AlertListing.Scope {
     ///     WHERE "stops"."id" BETWEEN ? AND ? AND "stops"."id" IN (?, …)
     public static func of(stopKeys: [Int], in transit: TransitDatabase) throws -> AlertListing.Scope {
         var scope = AlertListing.Scope()
-        let stopsByFeed = Dictionary(grouping: stopKeys, by: { FeedKeys.feed(of: $0) })
-        scope.feedKeys = Set(stopsByFeed.keys)
-        guard !stopKeys.isEmpty else { return scope }
-        for (feedKey, keys) in stopsByFeed {
-            var stops = ModelFetch(entity: "stops", in: TransitModel.model(forFeedKey: feedKey))!
+        for (feedKey, keys) in Dictionary(grouping: stopKeys, by: { FeedKeys.feed(of: $0) }) {
+            guard let feed = transit.feed(ofKey: FeedKeys.base(of: feedKey)) else { continue }
+            var ids = Identifiers()
+            var stops = TransitModel.fetch("stops", feedKey: feedKey)
             stops.filter(stops.column("id").isIn(keys))
-            stops.breaksTiesByNaturalOrder = false
             try transit.database.forEachRow(SQLGenerator.prepare(try stops.query(selecting: ["stop_id", "parent_station"]).query)) {
-                scope.stopIDs.insert($0.string("stop_id"))
-                if let station = $0.optionalString("parent_station") { scope.stopIDs.insert(station) }
+                ids.stopIDs.insert($0.string("stop_id"))
+                if let station = $0.optionalString("parent_station") { ids.stopIDs.insert(station) }
             }
-        }
-        var listing = RouteListing()
-        listing.stopKeys = stopKeys
-        let routeIDs = Array(Set(try listing.run(on: transit).map(\.routeID))).sorted()
-        guard !routeIDs.isEmpty else { return scope }
-        // The routes calling there, with their types and agencies, in the stops' feeds.
-        for feed in transit.feeds where stopsByFeed[feed.key] != nil {
-            var fetch = ModelFetch(entity: "routes", in: TransitModel.model(for: feed))!
-            fetch.filter(try fetch.value("route_id").isIn(routeIDs))
-            try scope.addRoutes(fetch, in: transit)
+            // The routes calling at the feed's stops, with their types and agencies.
+            var listing = RouteListing()
+            listing.stopKeys = keys
+            let routeIDs = Array(Set(try listing.run(on: transit).filter { $0.feed == feed.name }.map(\.routeID)))
+            if !routeIDs.isEmpty {
+                var routes = TransitModel.fetch("routes", feedKey: feedKey)
+                routes.filter(routes.required("route_id").isIn(routeIDs))
+                try ids.addRoutes(routes, in: transit)
+            }
+            scope.feeds[feedKey] = ids
         }
         return scope
     }
@@ -182,19 +185,22 @@ extension AlertListing.Scope {
     /// The scope of one route (its key): it, its type and its agency.
     public static func of(route: Int, in transit: TransitDatabase) throws -> AlertListing.Scope {
         var scope = AlertListing.Scope()
-        scope.feedKeys = [FeedKeys.feed(of: route)]
-        var fetch = ModelFetch(entity: "routes", in: TransitModel.model(forFeedKey: FeedKeys.feed(of: route)))!
+        var ids = Identifiers()
+        var fetch = TransitModel.fetch("routes", feedKey: FeedKeys.feed(of: route))
         fetch.filter(fetch.column("id") == route)
-        try scope.addRoutes(fetch, in: transit)
+        try ids.addRoutes(fetch, in: transit)
+        scope.feeds[FeedKeys.feed(of: route)] = ids
         return scope
     }
+}
 
+extension AlertListing.Scope.Identifiers {
     /// Adds the routes `fetch` (a fetch of `routes`) finds, with their types and agencies:
     ///
     ///     SELECT "routes"."route_id", "routes"."route_type", "routes.agency"."agency_id" AS "agency.agency_id" FROM "routes"
     ///     LEFT JOIN "agency" AS "routes.agency" ON "routes.agency"."id" = "routes"."agency"
     ///     WHERE "routes"."id" BETWEEN ? AND ? AND "routes"."id" = ?
-    private mutating func addRoutes(_ fetch: ModelFetch, in transit: TransitDatabase) throws {
+    fileprivate mutating func addRoutes(_ fetch: ModelFetch, in transit: TransitDatabase) throws {
         // Into sets: in no order.
         var fetch = fetch
         fetch.breaksTiesByNaturalOrder = false
