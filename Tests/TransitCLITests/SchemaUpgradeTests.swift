@@ -83,6 +83,10 @@ final class SchemaUpgradeTests: XCTestCase {
         XCTAssertEqual(upgraded.stdout, "Added the query planner's statistics (sqlite_stat1) to \(copy)\n", upgraded.stderr)
         XCTAssertTrue(try CommandRun.transit(question + ["--db", copy]).stderr.contains("SEARCH stop_times USING PRIMARY KEY (trip=?"))
         XCTAssertEqual(try CommandRun.transit(["feeds", "upgrade", "--db", copy]).stdout, "\(copy) is up to date (schema 3)\n")
+        // Measured statistics (ANALYZE: as many rows, other figures) are replaced too.
+        try sqlite(copy, "ANALYZE")
+        XCTAssertEqual(try CommandRun.transit(["feeds", "upgrade", "--db", copy]).stdout, "Added the query planner's statistics (sqlite_stat1) to \(copy)\n")
+        XCTAssertEqual(try CommandRun.run("/usr/bin/env", ["sqlite3", copy, "SELECT stat FROM sqlite_stat1 WHERE idx = 'trips_by_route'"]).stdout, "100000 200\n")
     }
 
     func testAnImportIntoASchema2DatabaseUpgradesItFirst() throws {

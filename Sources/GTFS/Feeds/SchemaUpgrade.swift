@@ -47,8 +47,8 @@ public enum SchemaUpgrade {
     }
 
     /// Writes the query planner's statistics (`PlannerStatistics`) into a database of the current
-    /// schema that lacks some (written before they were), in one write transaction; returns true
-    /// when it did.
+    /// schema whose statistics are not exactly those (written before they were, or measured by an
+    /// `ANALYZE`), in one write transaction; returns true when it did.
     @discardableResult
     public static func addPlannerStatistics(databaseAt path: String) throws -> Bool {
         guard case .current = try DatabaseFile.inspect(path) else { return false }
@@ -56,10 +56,8 @@ public enum SchemaUpgrade {
         try WriteTransaction.run(path: path) { database in
             var feeds: [Int] = []
             try database.forEachRow(SQLGenerator.prepare(Query(table: "feeds").select(Column("id")))) { feeds.append($0.int("id")) }
-            let present = try database.count(Query(table: "sqlite_master").filter(Column("name") == "sqlite_stat1")) > 0
-                ? try database.count(Query(table: "sqlite_stat1")) : 0
-            if present < PlannerStatistics.rows(feedKeys: feeds).count {
-                try PlannerStatistics.write(in: database, feedKeys: feeds)
+            if try PlannerStatistics.present(in: database) != PlannerStatistics.expected(feedKeys: feeds) {
+                try PlannerStatistics.replace(in: database, feedKeys: feeds)
                 written = true
             }
         }

@@ -46,11 +46,34 @@ enum PlannerStatistics {
         return rows
     }
 
+    /// The rows a database of the feeds keyed `feedKeys` holds, as text triples.
+    static func expected(feedKeys: [Int]) -> Set<[String]> {
+        Set(rows(feedKeys: feedKeys).map { [$0.table, $0.index ?? "", $0.stat] })
+    }
+
+    /// The rows `sqlite_stat1` holds (none when it is missing).
+    static func present(in database: Database) throws -> Set<[String]> {
+        guard try database.count(Query(table: "sqlite_master").filter(Column("name") == "sqlite_stat1")) > 0 else { return [] }
+        var found: Set<[String]> = []
+        try database.forEachRow(SQLGenerator.prepare(Query(table: "sqlite_stat1").select(Column("tbl"), Column("idx"), Column("stat")))) {
+            found.insert([$0.string("tbl"), $0.optionalString("idx") ?? "", $0.string("stat")])
+        }
+        return found
+    }
+
+    /// Replaces every row of `sqlite_stat1` (measured ones too) with those of the feeds keyed
+    /// `feedKeys`.
+    static func replace(in database: Database, feedKeys: [Int]) throws {
+        try database.execute("ANALYZE sqlite_master")
+        try database.run(SQLGenerator.prepareDelete(from: "sqlite_stat1", where: .all))
+        try write(in: database, feedKeys: feedKeys)
+    }
+
     /// Writes the rows of the shared tables and of the feeds keyed `feedKeys` (replacing any
     /// there), inside the caller's transaction. Connections opened afterwards plan with them.
     static func write(in database: Database, feedKeys: [Int]) throws {
         // ANALYZE of the schema table alone creates sqlite_stat1 (empty) when it is missing.
-        try database.execute("ANALYZE sqlite_schema")
+        try database.execute("ANALYZE sqlite_master")
         for row in rows(feedKeys: feedKeys) {
             var same = Column("tbl") == row.table
             same = same && (row.index.map { Column("idx") == $0 } ?? Column("idx").isNull)
