@@ -146,6 +146,26 @@ final class PredicateCompilerTests: XCTestCase {
         XCTAssertEqual(try run("station", "2 < visits.@count").names, stationNames { visits(of: $0.id).count > 2 }, "a value on the left swaps sides")
     }
 
+    /// A fetch is a value: a copy's key paths join in the copy only, and building a query
+    /// changes nothing.
+    func testACopyOfAFetchJoinsApartAndBuildingAQueryChangesNothing() throws {
+        let original = try XCTUnwrap(ModelFetch(entity: "station", in: Self.model))
+        var copy = original
+        _ = try copy.value("line.name")
+        try copy.expand("visits")
+        XCTAssertFalse(SQLGenerator.prepare(try original.query()).sql.contains("JOIN"))
+        let joined = SQLGenerator.prepare(try copy.query()).sql
+        XCTAssertTrue(joined.contains(#"JOIN "line" AS "station.line""#), joined)
+        _ = try original.query(selecting: ["line.name"])
+        XCTAssertFalse(SQLGenerator.prepare(try original.query()).sql.contains("JOIN"), "selecting a key path joins in that query only")
+        // An expanded to-many relationship reads like a to-one one: one row per visit.
+        copy.select(try copy.value("visits.minute"), as: "minute")
+        XCTAssertTrue(SQLGenerator.prepare(try copy.query()).sql.contains(#"JOIN "visit" AS "station.visits""#))
+        var minutes: [Int] = []
+        try fixture.database.forEachRow(SQLGenerator.prepare(try copy.query())) { minutes.append($0.int("minute")) }
+        XCTAssertEqual(minutes.count, FixtureDatabase.visits.count)
+    }
+
     func testCountComparedWithZeroOrOneAsksWhetherARelatedRowExists() throws {
         let none = try run("station", "visits.@count == 0")
         XCTAssertEqual(none.sql, #"SELECT "station"."name" FROM "station" WHERE NOT (EXISTS (SELECT 1 FROM "visit" AS "station.visits" WHERE "station.visits"."station" = "station"."id")) ORDER BY "station"."id""#)

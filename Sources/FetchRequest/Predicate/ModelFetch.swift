@@ -16,7 +16,9 @@ public struct ModelFetch {
     public let model: ObjectModel
     /// The entity fetched.
     public let entity: EntityDescription
-    private let root: FetchScope
+    /// The joins the fetch's key paths made; copied before a change when another fetch shares
+    /// it, so a copy of a fetch is a value of its own.
+    private var root: FetchScope
     private var predicate: SQLPredicate = .all
     private var sortDescriptors: [SortDescriptor] = []
     /// Values selected by expression (`select(_:as:)`), after the key paths of `query(selecting:)`.
@@ -41,13 +43,19 @@ public struct ModelFetch {
         root = FetchScope(entity: entity, alias: alias ?? entity.name, parent: nil)
     }
 
+    /// The scope, made this fetch's own first when a copy of the fetch shares it.
+    private mutating func uniqueRoot() -> FetchScope {
+        if !isKnownUniquelyReferenced(&root) { root = root.copy() }
+        return root
+    }
+
     /// The value of `keyPath` — an attribute, through to-one relationships, or an aggregate of a
     /// to-many one (`trip.route.route_short_name`, `stop_times.@count`) — with the joins it
     /// crosses added to the fetch: for conditions, values and orders the format language does not
     /// write (template variables bound per run, `COALESCE`s of attributes).
     public mutating func value(_ keyPath: String) throws -> SQLExpression {
         var compiler = PredicateCompiler(model: model, format: keyPath, variables: [:])
-        return try compiler.value(ofPath: keyPath, at: 0, in: root, purpose: "use").expression
+        return try compiler.value(ofPath: keyPath, at: 0, in: uniqueRoot(), purpose: "use").expression
     }
 
     /// The value of `keyPath` with its last relationship read by a correlated subquery instead of
@@ -58,7 +66,7 @@ public struct ModelFetch {
         let path = KeyPathSyntax(text: keyPath, at: 0)
         guard path.components.count >= 2 else { return try value(keyPath) }
         let compiler = PredicateCompiler(model: model, format: keyPath, variables: [:])
-        let owner = try compiler.walkToOne(Array(path.components.dropLast(2)), positions: path.positions, in: root)
+        let owner = try compiler.walkToOne(Array(path.components.dropLast(2)), positions: path.positions, in: uniqueRoot())
         let name = path.components[path.components.count - 2]
         guard let relationship = owner.entity.relationship(name), !relationship.isToMany,
               let destination = model[relationship.destination] else {
@@ -82,7 +90,7 @@ public struct ModelFetch {
     public mutating func expand(_ keyPath: String) throws {
         let path = KeyPathSyntax(text: keyPath, at: 0)
         let compiler = PredicateCompiler(model: model, format: keyPath, variables: [:])
-        let owner = try compiler.walkToOne(Array(path.components.dropLast()), positions: path.positions, in: root)
+        let owner = try compiler.walkToOne(Array(path.components.dropLast()), positions: path.positions, in: uniqueRoot())
         let name = path.components[path.components.count - 1]
         guard let relationship = owner.entity.relationship(name), relationship.isToMany else {
             throw PredicateFormatError("\(name) is not a to-many relationship of \(owner.entity.name)", in: keyPath,
@@ -119,7 +127,7 @@ public struct ModelFetch {
     /// Also requires an already parsed predicate (`format` is its text, for error messages).
     public mutating func filter(_ syntax: PredicateSyntax, format: String, variables: [String: PredicateValue] = [:]) throws {
         var compiler = PredicateCompiler(model: model, format: format, variables: variables)
-        predicate = predicate && (try compiler.predicate(syntax, in: root))
+        predicate = predicate && (try compiler.predicate(syntax, in: uniqueRoot()))
     }
 
     /// A column of the fetched entity's own table (keys the model does not name as attributes),
@@ -132,7 +140,7 @@ public struct ModelFetch {
     /// of `keyPath` lead to (`trip.last_stop_sequence`: the trip's), joining them.
     public mutating func column(at keyPath: String) throws -> SQLExpression {
         let compiler = PredicateCompiler(model: model, format: keyPath, variables: [:])
-        return try compiler.column(at: KeyPathSyntax(text: keyPath, at: 0), in: root)
+        return try compiler.column(at: KeyPathSyntax(text: keyPath, at: 0), in: uniqueRoot())
     }
 
     /// Also requires `predicate`, built on `column(_:)`s.
@@ -162,7 +170,7 @@ public struct ModelFetch {
             guard !path.isEmpty else {
                 throw PredicateFormatError("expected a key path to sort by (KEY or -KEY, separated by commas)", in: keys, at: start)
             }
-            let (expression, _) = try compiler.value(ofPath: path, at: start, in: root, purpose: "sort by")
+            let (expression, _) = try compiler.value(ofPath: path, at: start, in: uniqueRoot(), purpose: "sort by")
             sortDescriptors.append(SortDescriptor(expression, ascending: ascending))
         }
     }
@@ -174,6 +182,8 @@ public struct ModelFetch {
     /// table or of one its to-one relationships lead to (`trip.route`), each named as written.
     public func query(selecting keyPaths: [String], columns: [String] = []) throws -> (query: Query, types: [AttributeType]) {
         var compiler = PredicateCompiler(model: model, format: keyPaths.joined(separator: ","), variables: [:])
+        // The selected key paths' joins go into a copy: building a query leaves the fetch as it is.
+        let root = self.root.copy()
         var selection: [SelectedProperty] = []
         var types: [AttributeType] = []
         for path in keyPaths {
@@ -219,6 +229,17 @@ final class FetchScope {
         self.alias = alias
         self.parent = parent
         elements = (entity, alias)
+    }
+
+    /// A scope with the same joins, expansions and variable, changed apart from this one.
+    func copy() -> FetchScope {
+        let copy = FetchScope(entity: entity, alias: alias, parent: parent)
+        copy.joins = joins
+        copy.joined = joined
+        copy.expanded = expanded
+        copy.variable = variable
+        copy.elements = elements
+        return copy
     }
 
     /// Joins `relationship` from the table aliased `from` (once per alias) and returns its alias.
