@@ -270,6 +270,17 @@ extension PredicateParser {
     /// collection operator (`.@count`, or `.@max.attribute`), which turns it into an aggregate.
     private mutating func parseKeyPathTail(components: [String], positions: [Int]) throws(PredicateFormatError) -> ExpressionSyntax {
         var keyPath = KeyPathSyntax(components: components, positions: positions)
+        guard let token = try parseNames(into: &keyPath, expecting: "a name or a collection operator"),
+              case .collectionOperator(let name) = token.kind else { return .keyPath(keyPath) }
+        guard let function = AggregateFunction(rawValue: "@" + name) else { throw unknownCollectionOperator(token) }
+        _ = try lexer.next()
+        return try finishAggregate(function, of: .keyPath(keyPath), at: token.start)
+    }
+
+    /// Appends `.name`s to `keyPath` while they come; returns a collection operator met after a
+    /// dot (not read), nil at the key path's end. Anything else after a dot is a mistake: what
+    /// was `expecting` there.
+    private mutating func parseNames(into keyPath: inout KeyPathSyntax, expecting: String) throws(PredicateFormatError) -> Token? {
         while try lexer.peek().kind == .dot {
             _ = try lexer.next()
             let token = try lexer.peek()
@@ -278,16 +289,13 @@ extension PredicateParser {
                 _ = try lexer.next()
                 keyPath.components.append(name)
                 keyPath.positions.append(token.start)
-            case .collectionOperator(let name):
-                guard let function = AggregateFunction(rawValue: "@" + name) else { throw unknownCollectionOperator(token) }
-                _ = try lexer.next()
-                return try finishAggregate(function, of: .keyPath(keyPath), at: token.start)
+            case .collectionOperator:
+                return token
             default:
-                throw error("expected a name or a collection operator after '\(keyPath.text).', found \(describe(token))",
-                            at: token.start)
+                throw error("expected \(expecting) after '\(keyPath.text).', found \(describe(token))", at: token.start)
             }
         }
-        return .keyPath(keyPath)
+        return nil
     }
 
     /// What follows a collection operator: nothing after `@count`; `.attribute` after the others.
@@ -321,20 +329,7 @@ extension PredicateParser {
     /// attribute, a SUBQUERY's collection).
     private mutating func parsePlainKeyPathTail(components: [String], positions: [Int]) throws(PredicateFormatError) -> KeyPathSyntax {
         var keyPath = KeyPathSyntax(components: components, positions: positions)
-        while try lexer.peek().kind == .dot {
-            _ = try lexer.next()
-            let token = try lexer.peek()
-            switch token.kind {
-            case .word(let name, _):
-                _ = try lexer.next()
-                keyPath.components.append(name)
-                keyPath.positions.append(token.start)
-            case .collectionOperator:
-                throw oneCollectionOperatorOnly(token)
-            default:
-                throw error("expected a name after '\(keyPath.text).', found \(describe(token))", at: token.start)
-            }
-        }
+        if let token = try parseNames(into: &keyPath, expecting: "a name") { throw oneCollectionOperatorOnly(token) }
         return keyPath
     }
 
