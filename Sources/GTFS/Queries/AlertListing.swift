@@ -79,33 +79,32 @@ public struct AlertListing: Sendable {
 
     /// Appends the alerts of `feed` active at `instant` that concern the scope to `found`.
     private func collect(_ feed: Feed, at instant: Int, on transit: TransitDatabase, into found: inout [ServiceAlert]) throws {
-        let model = TransitModel.model(for: feed)
         var alerts: [(key: Int, id: String, cause: Int?, effect: Int?)] = []
-        let alertFetch = ModelFetch(entity: "realtime_alerts", in: model)!
+        let alertFetch = TransitModel.fetch("realtime_alerts", feedKey: feed.key, inNaturalOrder: true)
         try transit.database.forEachRow(SQLGenerator.prepare(try alertFetch.query(selecting: ["entity_id", "cause", "effect"], columns: ["id"]).query)) {
             alerts.append(($0.int("id"), $0.optionalString("entity_id") ?? "", $0.optionalInt("cause"), $0.optionalInt("effect")))
         }
         guard !alerts.isEmpty else { return }
         var periods: [Int: [(start: Int?, end: Int?)]] = [:]
-        let periodFetch = ModelFetch(entity: "realtime_alert_periods", in: model)!
+        let periodFetch = TransitModel.fetch("realtime_alert_periods", feedKey: feed.key, inNaturalOrder: true)
         try transit.database.forEachRow(SQLGenerator.prepare(try periodFetch.query(selecting: ["start", "end"], columns: ["alert"]).query)) {
             periods[$0.int("alert"), default: []].append(($0.optionalInt("start"), $0.optionalInt("end")))
         }
         // In the entity's natural order: alert, field, then position.
         var texts: [Int: [(field: String, language: String?, text: String)]] = [:]
-        let textFetch = ModelFetch(entity: "realtime_alert_texts", in: model)!
+        let textFetch = TransitModel.fetch("realtime_alert_texts", feedKey: feed.key, inNaturalOrder: true)
         try transit.database.forEachRow(SQLGenerator.prepare(try textFetch.query(selecting: ["field", "language", "text"], columns: ["alert"]).query)) {
             texts[$0.int("alert"), default: []].append(($0.string("field"), $0.optionalString("language"), $0.string("text")))
         }
         var entities: [Int: [(agency: String?, route: String?, type: Int?, trip: String?, stop: String?)]] = [:]
-        let entityFetch = ModelFetch(entity: "realtime_alert_entities", in: model)!
+        let entityFetch = TransitModel.fetch("realtime_alert_entities", feedKey: feed.key, inNaturalOrder: true)
         let entityQuery = try entityFetch.query(selecting: ["agency_id", "route_id", "route_type", "trip_id", "stop_id"], columns: ["alert"]).query
         try transit.database.forEachRow(SQLGenerator.prepare(entityQuery)) {
             entities[$0.int("alert"), default: []].append(($0.optionalString("agency_id"), $0.optionalString("route_id"), $0.optionalInt("route_type"),
                                                            $0.optionalString("trip_id"), $0.optionalString("stop_id")))
         }
         var feedLanguage: String?
-        var info = ModelFetch(entity: "feed_info", in: model)!
+        var info = TransitModel.fetch("feed_info", feedKey: feed.key, inNaturalOrder: true)
         try info.filter(format: "feed_lang != nil")
         try transit.database.forEachRow(SQLGenerator.prepare(try info.query(selecting: ["feed_lang"]).query)) { feedLanguage = $0.string("feed_lang") }
 

@@ -35,14 +35,14 @@ enum BoardingStopTimes {
 }
 
 extension TransitModel {
-    /// A fetch of `entity` in the model of the feed keyed `feedKey`, in no order but the one it is
-    /// given (`breaksTiesByNaturalOrder` off): the queries' own requests, whose entities and key
-    /// paths are written in the code.
-    static func fetch(_ entity: String, feedKey: Int, alias: String? = nil) -> ModelFetch {
+    /// A fetch of `entity` in the model of the feed keyed `feedKey` — the queries' own requests,
+    /// whose entities and key paths are written in the code — in no order but the one it is given,
+    /// or with the entity's natural order after it (`inNaturalOrder`).
+    static func fetch(_ entity: String, feedKey: Int, alias: String? = nil, inNaturalOrder: Bool = false) -> ModelFetch {
         guard var fetch = ModelFetch(entity: entity, in: model(forFeedKey: feedKey), alias: alias) else {
             preconditionFailure("the transit model has no entity \(entity)")
         }
-        fetch.breaksTiesByNaturalOrder = false
+        fetch.breaksTiesByNaturalOrder = inNaturalOrder
         return fetch
     }
 }

@@ -79,22 +79,22 @@ public struct RouteListing: Sendable {
     func run(on transit: TransitDatabase, feeds: [Feed]) throws -> [RouteSummary] {
         var routes: [RouteSummary] = []
         for feed in feeds {
-            let model = TransitModel.model(for: feed)
             // Trips per route: one pass over the feed's range of trips, grouped (a count per route
             // would scan every trip per route in a database written before trips_by_route).
             var tripCounts: [Int: Int] = [:]
-            let counts = Query(table: "trips").select([SelectedProperty(Column("route")), SelectedProperty(countAll, as: "trips")])
-                .filter(Column("id").between(feed.keys.lowerBound, and: feed.keys.upperBound))
-                .grouped(by: [Column("route")])
+            var trips = TransitModel.fetch("trips", feedKey: feed.key)
+            trips.select(trips.column("route"), as: "route")
+            trips.select(countAll, as: "trips")
+            let counts = trips.requiredQuery().grouped(by: [trips.column("route")])
             try transit.database.forEachRow(SQLGenerator.prepare(counts)) { tripCounts[$0.int("route")] = $0.int("trips") }
-            var fetch = ModelFetch(entity: "routes", in: model)!
+            var fetch = TransitModel.fetch("routes", feedKey: feed.key, inNaturalOrder: true)
             if let onlyRoute { fetch.filter(fetch.column("id") == onlyRoute) }
             if let stopKeys {
                 let here = stopKeys.filter { FeedKeys.feed(of: $0) == feed.key }
                 guard !here.isEmpty else { continue }
                 // The routes of the trips that call at the stops: an index range per stop, once
                 // (not a walk of every trip of every route, as a correlated ANY would be).
-                var calling = ModelFetch(entity: "stop_times", in: model)!
+                var calling = TransitModel.fetch("stop_times", feedKey: feed.key, inNaturalOrder: true)
                 calling.filter(calling.column("stop").isIn(here))
                 var routesCalling = try calling.query(selecting: [], columns: ["trip.route"]).query
                 routesCalling.sortDescriptors = []

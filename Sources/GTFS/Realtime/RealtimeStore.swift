@@ -314,12 +314,9 @@ struct RealtimeLookups {
     let stopTimesOfTrip: Lookup<(sequence: Int, stop: Int, arrival: Int, departure: Int)>
 
     init(feed: Feed) throws {
-        let model = TransitModel.model(for: feed)
         /// A fetch of `entity` of one row by a unique key: no order needed.
         func lookup(_ entity: String) -> ModelFetch {
-            var fetch = ModelFetch(entity: entity, in: model)!
-            fetch.breaksTiesByNaturalOrder = false
-            return fetch
+            TransitModel.fetch(entity, feedKey: feed.key)
         }
         var trips = lookup("trips")
         trips.filter(try trips.value("trip_id") == .variable("trip_id"))
@@ -346,7 +343,7 @@ struct RealtimeLookups {
         first.limit = 1
         firstDeparture = Lookup(try first.query(selecting: ["departure_time"]).query) { $0.position(of: "departure_time") }
         // In the entity's natural order: trip, then stop_sequence.
-        var calls = ModelFetch(entity: "stop_times", in: model)!
+        var calls = TransitModel.fetch("stop_times", feedKey: feed.key, inNaturalOrder: true)
         calls.filter(calls.column("trip") == .variable("trip"))
         stopTimesOfTrip = Lookup(try calls.query(selecting: ["stop_sequence", "arrival_time", "departure_time"], columns: ["stop"]).query) {
             (sequence: $0.position(of: "stop_sequence"), stop: $0.position(of: "stop"), arrival: $0.position(of: "arrival_time"),
