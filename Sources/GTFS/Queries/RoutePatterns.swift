@@ -57,9 +57,8 @@ public struct RoutePatterns: Sendable {
         listing.onlyRoute = key
         guard let route = try listing.run(on: transit, feeds: [feed]).first else { throw TransitError.unknownRoute(id: argument) }
         self.route = route
-        let model = TransitModel.model(for: feed)
         // The route's trips (an index range on trips(route)), then by trip_id.
-        var trips = ModelFetch(entity: "trips", in: model)!
+        var trips = TransitModel.fetch("trips", feedKey: feed.key, inNaturalOrder: true)
         trips.filter(trips.column("route") == key)
         var tripRows: [(key: Int, id: String, direction: Int?, service: Int, serviceID: String, shape: String?)] = []
         try transit.database.forEachRow(SQLGenerator.prepare(try trips.query(selecting: ["trip_id", "direction_id", "service_id", "shape_id"],
@@ -111,7 +110,7 @@ public struct RoutePatterns: Sendable {
         }
         // The directions' names (directions.txt), one request.
         var directionNames: [Int: String] = [:]
-        var names = ModelFetch(entity: "directions", in: model)!
+        var names = TransitModel.fetch("directions", feedKey: feed.key, inNaturalOrder: true)
         names.filter(names.column("route") == key)
         try transit.database.forEachRow(SQLGenerator.prepare(try names.query(selecting: ["direction_id", "direction"]).query)) { row in
             directionNames[row.int("direction_id")] = row.string("direction")

@@ -91,7 +91,7 @@ public final class TransitDatabase {
             // One fetch per feed: an entity of a feed's model holds that feed's rows only. Its
             // names are qualified, so a column an older table lacks fails rather than reading as a string.
             for feed in feeds {
-                var fetch = ModelFetch(entity: "realtime_feeds", in: TransitModel.model(for: feed))!
+                var fetch = TransitModel.fetch("realtime_feeds", feedKey: feed.key, inNaturalOrder: true)
                 fetch.breaksTiesByNaturalOrder = false
                 let query = try fetch.query(selecting: ["timestamp", "latest_delay", "earliest_delay", "added_departures"]).query
                 try database.forEachRow(SQLGenerator.prepare(query)) {

@@ -45,8 +45,7 @@ public struct TripDetails: Sendable {
         let (feed, key) = try transit.trip(named: argument)
         self.feed = feed
         self.key = key
-        let model = TransitModel.model(for: feed)
-        var trip = ModelFetch(entity: "trips", in: model)!
+        var trip = TransitModel.fetch("trips", feedKey: feed.key, inNaturalOrder: true)
         trip.filter(trip.column("id") == key)
         var found: (String, String, String, String, String?, Int?, String?, Int, String, String?, String?)?
         try transit.database.forEachRow(SQLGenerator.prepare(try trip.query(
@@ -59,7 +58,7 @@ public struct TripDetails: Sendable {
         }
         guard let found else { throw TransitError.unknownTrip(id: argument) }
         (tripID, routeID, routeShortName, routeLongName, headsign, directionID, agencyName, serviceKey, serviceID, shapeID, directionName) = found
-        var calls = ModelFetch(entity: "stop_times", in: model)!
+        var calls = TransitModel.fetch("stop_times", feedKey: feed.key, inNaturalOrder: true)
         calls.filter(calls.column("trip") == key)
         var list: [TripCall] = []
         try transit.database.forEachRow(SQLGenerator.prepare(try calls.query(

@@ -44,7 +44,7 @@ public struct VehicleListing: Sendable {
             // scope, `feed = key`, is ANDed with every condition), so no fetch spans feeds; each
             // is a range of the primary key.
             for feed in transit.feeds {
-                var sources = ModelFetch(entity: "realtime_sources", in: TransitModel.model(for: feed))!
+                var sources = TransitModel.fetch("realtime_sources", feedKey: feed.key, inNaturalOrder: true)
                 try sources.filter(format: "vehicles > 0 AND timestamp != nil")
                 sources.select(try sources.value("timestamp").min, as: "oldest")
                 sources.breaksTiesByNaturalOrder = false
@@ -97,13 +97,12 @@ public struct VehicleListing: Sendable {
 
     /// Appends the matching vehicles of the feed keyed `feedKey` to `found`.
     private func collect(feedKey: Int, on transit: TransitDatabase, into found: inout [VehiclePosition]) throws {
-        let model = TransitModel.model(forFeedKey: feedKey)
-        var vehicles = ModelFetch(entity: "realtime_vehicles", in: model)!
+        var vehicles = TransitModel.fetch("realtime_vehicles", feedKey: feedKey, inNaturalOrder: true)
         if let trip {
             vehicles.filter(vehicles.column("trip") == trip.key)
         }
         if let route {
-            var routes = ModelFetch(entity: "routes", in: model)!
+            var routes = TransitModel.fetch("routes", feedKey: feedKey, inNaturalOrder: true)
             routes.filter(routes.column("id") == route.key)
             var routeID = ""
             try transit.database.forEachRow(SQLGenerator.prepare(try routes.query(selecting: ["route_id"]).query)) { routeID = $0.string("route_id") }
