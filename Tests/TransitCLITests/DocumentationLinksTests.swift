@@ -112,6 +112,7 @@ struct LinkProblem: CustomStringConvertible {
     /// What is missing, in words.
     let reason: String
 
+    /// `PAGE:LINE: (destination): reason`, the form compilers use, so the line can be opened from the log.
     var description: String { "\(page):\(link.line): (\(link.destination)): \(reason)" }
 }
 
