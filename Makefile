@@ -1,4 +1,5 @@
-# transit: the two set-up commands are `make demo` and `make test`.
+# transit: the two set-up commands are `make demo` and `make test`; both first check (and, as root or
+# with sudo -n, install) what the machine lacks: see `setup` below.
 SWIFT     ?= swift
 # Tests run on one optimized build (-enable-testing lets them use @testable imports) kept in its
 # own folder, so a clean clone compiles once and the end-to-end tests run that build's binary;
