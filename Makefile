@@ -1,4 +1,5 @@
-# transit: the two set-up commands are `make demo` and `make test`.
+# transit: the two set-up commands are `make demo` and `make test`; both first check (and, as root or
+# with sudo -n, install) what the machine lacks: see `setup` below.
 SWIFT     ?= swift
 # Tests run on one optimized build (-enable-testing lets them use @testable imports) kept in its
 # own folder, so a clean clone compiles once and the end-to-end tests run that build's binary;
@@ -7,17 +8,29 @@ TESTFLAGS := -c release -Xswiftc -enable-testing --scratch-path .build-test
 BIN       := .build/release/transit
 DEMO_DB   := demo.sqlite
 
-.PHONY: build test demo install uninstall man bench bench-import bench-queries bench-list bench-feeds bench-batch bench-realtime realtime-proto faults fuzz fuzz-predicate sanitize clean
+.PHONY: setup build test demo install uninstall man bench bench-import bench-queries bench-list bench-feeds bench-batch bench-realtime realtime-proto faults fuzz fuzz-predicate sanitize clean
 
 # transit itself is one static executable (see Package.swift); the helpers link the Swift
 # runtime statically. Generic types are made by their metadata accessors rather than from mangled
 # names: a name's generic requirements are checked at run time, each first check a scan of every
 # protocol conformance in the binary (a query's whole process: 5.0 M -> 2.7 M instructions).
 ACCESSORS := -Xswiftc -Xfrontend -Xswiftc -disable-concrete-type-metadata-mangled-name-accessors
-build:
+
+# Before anything is compiled: the system packages of scripts/system-packages.txt and a Swift
+# toolchain as new as Package.swift needs, installed when missing if root or `sudo -n` can,
+# else one line with the command to run, and stop (scripts/check-setup.sh). Silent and a few
+# milliseconds when all is there; TRANSIT_SKIP_SETUP=1 skips it. Every target that compiles
+# depends on it; the packages checked follow the goals asked for: the build's always, the tests'
+# for the targets that run tests or test scripts (and `make setup` itself), the benchmarks' for bench*.
+SETUP_FOR := build $(if $(filter setup test sanitize faults fuzz fuzz-predicate,$(MAKECMDGOALS)),test) \
+  $(if $(filter bench bench-%,$(MAKECMDGOALS)),bench)
+setup:
+	@SWIFT='$(SWIFT)' scripts/check-setup.sh $(addprefix --for ,$(strip $(SETUP_FOR)))
+
+build: setup
 	TRANSIT_STATIC=1 $(SWIFT) build -c release --static-swift-stdlib $(ACCESSORS)
 
-test:
+test: setup
 	$(SWIFT) build $(TESTFLAGS)
 	$(SWIFT) test $(TESTFLAGS) --disable-swift-testing
 
@@ -71,7 +84,7 @@ uninstall:
 # Regenerates man/ (transit.1 and one transit-SUBCOMMAND.1 each) from the commands' help with
 # swift-argument-parser's generate-manual plugin. It builds every product in its own folder
 # (minutes), so the pages are committed and neither CI nor `make install` needs this.
-man:
+man: setup
 	$(SWIFT) package --scratch-path .build-man generate-manual --multi-page --date 2026-11-23 \
 	  --authors "the transit developers"
 	rm -f man/*.1
@@ -110,7 +123,7 @@ bench-realtime: build
 # Regenerates Sources/GTFSRealtime/gtfs-realtime.pb.swift from Protos/gtfs-realtime.proto. Needs
 # protoc (apt protobuf-compiler) and builds swift-protobuf's plugin (minutes), which is why the
 # generated file is committed and neither CI nor `make build` needs this.
-realtime-proto:
+realtime-proto: setup
 	$(SWIFT) build -c release --product protoc-gen-swift
 	protoc --plugin=protoc-gen-swift=.build/release/protoc-gen-swift --swift_out=Sources/GTFSRealtime \
 	  --swift_opt=Visibility=Public -I Protos Protos/gtfs-realtime.proto
@@ -121,7 +134,7 @@ faults: build
 
 # libFuzzer on the CSV reader and the value parsers, seeded from the real feeds and data/.
 FUZZ_SECONDS ?= 600
-fuzz:
+fuzz: setup
 	TRANSIT_FUZZ=1 $(SWIFT) build -c release --product fuzz-feed --scratch-path .build-fuzz \
 	  -Xswiftc -sanitize=fuzzer,address -Xswiftc -enable-testing
 	python3 scripts/fuzz-seeds.py bench/fuzz-seeds data/lindenau ../shared/feeds/vilnius.zip ../shared/feeds/cairns_gtfs.zip ../shared/feeds/sample_gtfs.zip
@@ -131,7 +144,7 @@ fuzz:
 
 # libFuzzer on predicate strings: parsed, compiled against the transit model and run on an empty
 # database of its layout; only answers or predicate mistakes may come out. Seeded from scripts/predicate-seeds.txt.
-fuzz-predicate:
+fuzz-predicate: setup
 	TRANSIT_FUZZ=1 $(SWIFT) build -c release --product fuzz-predicate --scratch-path .build-fuzz \
 	  -Xswiftc -sanitize=fuzzer,address -Xswiftc -enable-testing
 	rm -rf bench/predicate-seeds && mkdir -p bench/predicate-seeds bench/predicate-corpus bench/fuzz-crashes
@@ -142,7 +155,7 @@ fuzz-predicate:
 # The test suite under AddressSanitizer (memory errors; XCTest keeps test objects alive at exit, so
 # leaks are checked on the commands themselves by leak-check.sh), then ThreadSanitizer (the import
 # inserts on a worker thread).
-sanitize:
+sanitize: setup
 	$(SWIFT) build --build-tests --scratch-path .build-asan -Xswiftc -sanitize=address
 	ASAN_OPTIONS=detect_leaks=0 $(SWIFT) test --skip-build --scratch-path .build-asan -Xswiftc -sanitize=address
 	scripts/leak-check.sh .build-asan/debug
