@@ -165,7 +165,7 @@ class Ride:
 
     def mirrored(self):
         last = len(self.run.calls) - 1
-        return Ride(self.run.mirror, last - self.leave, last - self.board)
+        return Ride(self.run.mirrored(), last - self.leave, last - self.board)
 
     @property
     def departure(self):
@@ -176,27 +176,53 @@ class Ride:
         return self.run.calls[self.leave][1]
 
 
-class Run:
-    """One trip on one service date (or one frequency run): calls are (stop key, arrival or None
-    when it cannot be left there, departure or None when it cannot be boarded there), instants."""
-    __slots__ = ("feed", "trip_id", "route_id", "route_short_name", "service_date", "calls", "mirror",
-                 "latest_boarding", "earliest_leaving")
+class Trip:
+    """A trip's calls in GTFS seconds: (stop key, arrival or None when it cannot be left there,
+    departure or None when it cannot be boarded there) (rule 4), and its frequency rows."""
+    __slots__ = ("feed", "trip_id", "route_id", "route_short_name", "calls", "frequencies", "first_departure", "_bounds")
 
-    def __init__(self, feed, trip_id, route_id, route_short_name, service_date, calls):
-        self.feed, self.trip_id, self.route_id = feed, trip_id, route_id
-        self.route_short_name, self.service_date, self.calls = route_short_name, service_date, calls
-        self.mirror = None
-        departures = [d for _, _, d in calls if d is not None]
-        arrivals = [a for _, a, _ in calls if a is not None]
+    def __init__(self, feed, trip_id, route_id, route_short_name):
+        self.feed, self.trip_id, self.route_id, self.route_short_name = feed, trip_id, route_id, route_short_name
+        self.calls, self.frequencies, self.first_departure = [], [], None
+        self._bounds = None
+
+    def bounds(self):
+        """(latest boardable departure, earliest leavable arrival), GTFS seconds, +-infinity if none."""
+        if self._bounds is None:
+            departures = [d for _, _, d in self.calls if d is not None]
+            arrivals = [a for _, a, _ in self.calls if a is not None]
+            self._bounds = (max(departures) if departures else -INFINITY, min(arrivals) if arrivals else INFINITY)
+        return self._bounds
+
+
+class Run:
+    """One trip on one service date, or one frequency run: its calls shifted by `shift` seconds
+    (instants), or, mirrored, reversed with times negated (boarding and leaving swap)."""
+    __slots__ = ("trip", "service_date", "shift", "reversed", "mirror", "_calls", "latest_boarding", "earliest_leaving")
+
+    def __init__(self, trip, service_date, shift, reversed_=False):
+        self.trip, self.service_date, self.shift, self.reversed = trip, service_date, shift, reversed_
+        self.mirror, self._calls = None, None
         # The latest boarding and the earliest leaving: a run outside a window is never useful.
-        self.latest_boarding = max(departures) if departures else -INFINITY
-        self.earliest_leaving = min(arrivals) if arrivals else INFINITY
+        latest, earliest = trip.bounds()
+        latest, earliest = latest + shift, earliest + shift
+        self.latest_boarding, self.earliest_leaving = (-earliest, -latest) if reversed_ else (latest, earliest)
+
+    @property
+    def calls(self):
+        """(stop key, arrival instant or None, departure instant or None), in riding order."""
+        if self._calls is None:
+            k = self.shift
+            if self.reversed:
+                self._calls = [(s, None if d is None else -(d + k), None if a is None else -(a + k))
+                               for s, a, d in reversed(self.trip.calls)]
+            else:
+                self._calls = [(s, None if a is None else a + k, None if d is None else d + k) for s, a, d in self.trip.calls]
+        return self._calls
 
     def mirrored(self):
-        """The same run backwards with times negated: boarding becomes leaving and back."""
         if self.mirror is None:
-            calls = [(s, None if d is None else -d, None if a is None else -a) for s, a, d in reversed(self.calls)]
-            self.mirror = Run(self.feed, self.trip_id, self.route_id, self.route_short_name, self.service_date, calls)
+            self.mirror = Run(self.trip, self.service_date, self.shift, not self.reversed)
             self.mirror.mirror = self
         return self.mirror
 
@@ -263,7 +289,9 @@ class Network:
                 self.change_seconds[stop.key] = 0
             elif rule[0] == 2:
                 self.change_seconds[stop.key] = rule[1] or 0
-        self._trip_cache = {}
+        self._runs = {}  # (feed key, service date) -> [Run]
+        self._trips_by_key = {}  # trip key -> Trip
+        self._running = {}  # (feed key, service date) -> [trip key]
 
     # -- transfers --------------------------------------------------------------------------
 
@@ -404,60 +432,76 @@ class Network:
         return [int((local + dt.timedelta(days=offset)).strftime("%Y%m%d")) for offset in range(-back, 2)]
 
     def runs(self, instant):
-        """Every run (rule 2, 3, 4) of the service dates around `instant`, all feeds."""
+        """Every run (rules 2, 3, 4) of the service dates around `instant`, all feeds."""
         runs = []
         for feed in self.feeds.values():
-            for date in self.service_dates(feed, instant):
+            dates = self.service_dates(feed, instant)
+            self._load_trips(feed, [d for d in dates if (feed.key, d) not in self._running])
+            for date in dates:
                 runs.extend(self._runs_on(feed, date))
         return runs
 
     def _runs_on(self, feed, date):
         cache_key = (feed.key, date)
-        if cache_key not in self._trip_cache:
+        if cache_key not in self._runs:
             base = feed.noon_minus_12h(date)
             runs = []
-            for trip_id, route_id, short_name, calls, frequencies, first in self._trips(feed, date):
-                if not frequencies:
-                    shifts = [base]
-                else:
-                    # Rule 3: runs start at start, start + headway, ... while < end; each call
-                    # keeps its offset from the trip's first timed departure.
-                    shifts = []
-                    for start, end, headway in frequencies:
-                        shifts += [base + run_start - first for run_start in range(start, end, headway)]
-                for shift in shifts:
-                    absolute = [(s, None if a is None else shift + a, None if d is None else shift + d) for s, a, d in calls]
-                    runs.append(Run(feed, trip_id, route_id, short_name, date, absolute))
-            self._trip_cache[cache_key] = runs
-        return self._trip_cache[cache_key]
+            for trip in (self._trips_by_key[t] for t in self._running[cache_key]):
+                if not trip.calls:
+                    continue
+                if not trip.frequencies:
+                    runs.append(Run(trip, date, base))
+                    continue
+                if trip.first_departure is None:
+                    continue
+                # Rule 3: runs start at start, start + headway, ... while < end; each call keeps
+                # its offset from the trip's first timed departure.
+                for start, end, headway in trip.frequencies:
+                    for run_start in range(start, end, headway):
+                        runs.append(Run(trip, date, base + run_start - trip.first_departure))
+            self._runs[cache_key] = runs
+        return self._runs[cache_key]
 
-    def _trips(self, feed, date):
-        """(trip_id, route_id, route_short_name, calls, frequency rows, first timed departure) of
-        the trips running on `date`; a call is (stop, GTFS arrival when it can be left there,
-        GTFS departure when it can be boarded there) (rule 4)."""
+    def _load_trips(self, feed, dates):
+        """Reads the trips of `feed` running on any of `dates` (one pass over their stop times)."""
+        if not dates:
+            return
         n = feed.key
-        frequencies = {}
+        services = {}
+        for date, service in self.db.execute(
+                f"SELECT date, service FROM service_days_{n} WHERE date IN ({','.join('?' * len(dates))})", dates):
+            services.setdefault(date, set()).add(service)
+        every = sorted(set().union(*services.values())) if services else []
+        marks = ",".join("?" * len(every))
+        by_service = {}
+        new = set()
+        for trip, trip_id, route_id, short_name, service in self.db.execute(
+                f"SELECT t.id, t.trip_id, r.route_id, r.route_short_name, t.service FROM trips t "
+                f"JOIN routes r ON r.id = t.route WHERE t.feed = ? AND t.service IN ({marks})", [n] + every):
+            by_service.setdefault(service, []).append(trip)
+            if trip not in self._trips_by_key:
+                self._trips_by_key[trip] = Trip(feed, trip_id, route_id, short_name)
+                new.add(trip)
+        for date in dates:
+            self._running[(n, date)] = sorted(t for sv in services.get(date, ()) for t in by_service.get(sv, ()))
+        if not new:
+            return
         for trip, start, end, headway in self.db.execute(
                 "SELECT f.trip, f.start_time, f.end_time, f.headway_secs FROM frequencies f JOIN trips t ON t.id = f.trip "
                 "WHERE t.feed = ? ORDER BY f.trip, f.start_time", (n,)):
-            if headway is not None and headway > 0 and start is not None and end is not None:
-                frequencies.setdefault(trip, []).append((start, end, headway))
-        rows = self.db.execute(f"""
-            SELECT t.id, t.trip_id, r.route_id, r.route_short_name,
-                   st.stop, st.arrival, st.departure, st.pickup_type, st.drop_off_type
-            FROM trips t JOIN routes r ON r.id = t.route JOIN stop_times_{n} st ON st.trip = t.id
-            WHERE t.feed = ? AND t.service IN (SELECT service FROM service_days_{n} WHERE date = ?)
-            ORDER BY t.id, st.stop_sequence""", (n, date))
-        trips, current = [], None
-        for trip, trip_id, route_id, short_name, stop, arrival, departure, pickup, drop_off in rows:
-            if trip != current:
-                current = trip
-                trips.append([trip_id, route_id, short_name, [], frequencies.get(trip), None])
-            info = trips[-1]
-            if info[5] is None and departure is not None:
-                info[5] = departure  # the first timed departure, whatever its pickup_type
-            info[3].append((stop, arrival if drop_off != 1 else None, departure if pickup != 1 else None))
-        return [t for t in trips if not t[4] or t[5] is not None]
+            if trip in new and headway is not None and headway > 0 and None not in (start, end):
+                self._trips_by_key[trip].frequencies.append((start, end, headway))
+        trips = self._trips_by_key
+        for trip, stop, arrival, departure, pickup, drop_off in self.db.execute(f"""
+                SELECT st.trip, st.stop, st.arrival, st.departure, st.pickup_type, st.drop_off_type
+                FROM trips t JOIN stop_times_{n} st ON st.trip = t.id
+                WHERE t.feed = ? AND t.service IN ({marks})
+                ORDER BY st.trip, st.stop_sequence""", [n] + every):
+            if trip in new:
+                info = trips[trip]
+                if info.first_departure is None and departure is not None:
+                    info.first_departure = departure  # the first timed departure, whatever its pickup_type
+                info.calls.append((stop, arrival if drop_off != 1 else None, departure if pickup != 1 else None))
 
 
 class Place:
@@ -552,20 +596,23 @@ def label_search(runs, walks, change_seconds, starts, start_time, max_rides):
     for k in range(1, max_rides + 1):
         previous = ready[k - 1]
         now = dict(arrived[k - 1])
+        ready_at = {stop: label[0] for stop, label in previous.items()}.get
         for run in runs:
-            boarded = -1
             calls = run.calls
-            for index in range(len(calls)):
-                stop, arrival, departure = calls[index]
-                if boarded >= 0:
-                    if arrival is not None:
-                        best = now.get(stop)
-                        if best is None or arrival < best[0]:
-                            now[stop] = (arrival, ("ride", k - 1, run, boarded, index))
-                elif departure is not None:
-                    at = previous.get(stop)
-                    if at is not None and at[0] <= departure:
-                        boarded = index
+            # Board at the first call where the rider is ready in time (boarding earlier never
+            # loses anything: every later call stays reachable) ...
+            board = 0
+            for stop, _, departure in calls:
+                if departure is not None and ready_at(stop, INFINITY) <= departure:
+                    break
+                board += 1
+            # ... and leave at every later call that can be left.
+            for leave in range(board + 1, len(calls)):
+                stop, arrival, _ = calls[leave]
+                if arrival is not None:
+                    best = now.get(stop)
+                    if best is None or arrival < best[0]:
+                        now[stop] = (arrival, ("ride", k - 1, run, board, leave))
         nxt = dict(previous)
         for stop, (time, _) in now.items():
             change = change_seconds.get(stop)
@@ -802,8 +849,9 @@ def leg_json(network, leg):
         return {"mode": "walk", "from_stop_id": sid(leg.origin), "to_stop_id": sid(leg.target),
                 "seconds": leg.seconds, "metres": leg.metres}
     run = leg.run
-    return {"mode": "ride", "feed": run.feed.name, "trip_id": run.trip_id, "route_id": run.route_id,
-            "route_short_name": run.route_short_name,
+    trip = run.trip
+    return {"mode": "ride", "feed": trip.feed.name, "trip_id": trip.trip_id, "route_id": trip.route_id,
+            "route_short_name": trip.route_short_name,
             "from_stop_id": network.stops[run.calls[leg.board][0]].stop_id,
             "to_stop_id": network.stops[run.calls[leg.leave][0]].stop_id,
             "departure": network.iso(leg.departure), "arrival": network.iso(leg.arrival), "realtime": False}
