@@ -7,7 +7,11 @@ against it on many random questions. Standard library only.
     reference_planner.py --db DB [--source FEEDNAME=PATH]... plan FROM TO --at "2026-03-02 08:00"
     reference_planner.py --db DB plan FROM TO --arrive-by "2026-03-02 09:00" [--max-rides 5]
     reference_planner.py --db DB reach FROM --at "2026-03-02 08:00" --within 30
-    (every question also takes --max-walk METRES (500) and --walk-speed M/S (1.33))
+    (every question also takes --max-walk METRES (500), --walk-speed M/S (1.33) and --check,
+    which checks each journey leg by leg with check_journey before printing it)
+    reference_planner.py --db DB [--source ...] batch < questions.jsonl
+    (one question a line as a JSON array of its arguments, e.g. ["plan", "A", "B", "--at",
+    "2026-03-02 08:00"]; one JSON answer a line; the database is read once)
 
 INTERPRETATION DECISIONS (the Swift planner must match these)
 =============================================================
@@ -39,7 +43,8 @@ Journeys
  7. A ride boards a run at a boardable call whose departure >= the time the rider is there
     (equal allowed) and leaves it at a later leavable call, at its arrival.
  8. Walks between rides may start or end anywhere, including the origin's or the destination's
-    own points (nothing is special about them mid-journey).
+    own points (nothing is special about them mid-journey). Boarding points are the stops of
+    location_type 0.
  9. Changing without walking (leave a ride at stop s, board the next at s): 0 s, unless the
     transfer rule for s -> s (see 11) has type 2 (then min_transfer_time, 0 s when empty) or
     type 3 (no change at s). Types 0 and 1 change nothing there.
@@ -86,17 +91,24 @@ Answers
 The search (run once per direction): a round-based label search over "runs" (one run = one trip
 on one service date, or one frequency run) with labels ready[k][stop] (the earliest time the
 rider can board there after <= k rides) and arrived[k][stop] (the earliest arrival by the
-k-th or an earlier ride); each round scans every run of the question's window in full. The
-arrive-by search is the same code run on the mirrored network: every run reversed and its times
-negated (boarding and leaving swap), every walk reversed; the journey found is mirrored back.
+k-th or an earlier ride); each round scans every run of the question's window in full, boarding
+each at its first call where the rider is ready in time. The arrive-by search is the same code
+run on the mirrored network: every run reversed and its times negated (boarding and leaving
+swap), every walk reversed; the journey found is mirrored back. Two shortcuts keep it quick and
+cannot change an answer: runs with no boardable call after the question's start (or no leavable
+call before its end) are never read, and once the destination is reached at time t, runs that
+cannot be left before t are dropped from later rounds (only strictly earlier arrivals count).
+The tests check the search against an enumeration of every journey on small random feeds.
 """
 
 import argparse
 import csv
 import datetime as dt
 import io
+import itertools
 import json
 import math
+import operator
 import os
 import re
 import sqlite3
@@ -177,20 +189,21 @@ class Ride:
 
 
 class Trip:
-    """A trip's calls in GTFS seconds: (stop key, arrival or None when it cannot be left there,
-    departure or None when it cannot be boarded there) (rule 4), and its frequency rows."""
-    __slots__ = ("feed", "trip_id", "route_id", "route_short_name", "calls", "frequencies", "first_departure", "_bounds")
+    """A trip's calls in GTFS seconds, by stop_sequence: (trip key, stop key, arrival or None when
+    it cannot be left there, departure or None when it cannot be boarded there) (rule 4), and its
+    frequency rows."""
+    __slots__ = ("key", "feed", "trip_id", "route_id", "route_short_name", "calls", "frequencies", "first_departure", "_bounds")
 
-    def __init__(self, feed, trip_id, route_id, route_short_name):
-        self.feed, self.trip_id, self.route_id, self.route_short_name = feed, trip_id, route_id, route_short_name
+    def __init__(self, key, feed, trip_id, route_id, route_short_name):
+        self.key, self.feed, self.trip_id, self.route_id, self.route_short_name = key, feed, trip_id, route_id, route_short_name
         self.calls, self.frequencies, self.first_departure = [], [], None
         self._bounds = None
 
     def bounds(self):
         """(latest boardable departure, earliest leavable arrival), GTFS seconds, +-infinity if none."""
         if self._bounds is None:
-            departures = [d for _, _, d in self.calls if d is not None]
-            arrivals = [a for _, a, _ in self.calls if a is not None]
+            departures = [d for _, _, _, d in self.calls if d is not None]
+            arrivals = [a for _, _, a, _ in self.calls if a is not None]
             self._bounds = (max(departures) if departures else -INFINITY, min(arrivals) if arrivals else INFINITY)
         return self._bounds
 
@@ -215,9 +228,9 @@ class Run:
             k = self.shift
             if self.reversed:
                 self._calls = [(s, None if d is None else -(d + k), None if a is None else -(a + k))
-                               for s, a, d in reversed(self.trip.calls)]
+                               for _, s, a, d in reversed(self.trip.calls)]
             else:
-                self._calls = [(s, None if a is None else a + k, None if d is None else d + k) for s, a, d in self.trip.calls]
+                self._calls = [(s, None if a is None else a + k, None if d is None else d + k) for _, s, a, d in self.trip.calls]
         return self._calls
 
     def mirrored(self):
@@ -289,9 +302,10 @@ class Network:
                 self.change_seconds[stop.key] = 0
             elif rule[0] == 2:
                 self.change_seconds[stop.key] = rule[1] or 0
-        self._runs = {}  # (feed key, service date) -> [Run]
-        self._trips_by_key = {}  # trip key -> Trip
-        self._running = {}  # (feed key, service date) -> [trip key]
+        self._trips = {}  # trip key -> Trip, read when first needed
+        self._runs = {}  # (trip key, service date) -> [Run]
+        self._running_by_date = {}  # (feed key, service date) -> [trip key]
+        self._spans_by_feed = {}  # feed key -> {trip key: (largest departure, smallest arrival)}
 
     # -- transfers --------------------------------------------------------------------------
 
@@ -305,8 +319,8 @@ class Network:
                 continue
             keys = {s.stop_id: s.key for s in self.stops.values() if s.feed == feed.key and s.location_type in (0, 1)}
             for row in csv.DictReader(io.StringIO(text)):
-                row = {(k or "").strip(): (v or "").strip() for k, v in row.items()}
-                if any(row.get(c, "") for c in ("from_route_id", "to_route_id", "from_trip_id", "to_trip_id")):
+                row = {k.strip(): (v or "").strip() for k, v in row.items() if isinstance(k, str) and isinstance(v, (str, type(None)))}
+                if any(row.get(c) for c in ("from_route_id", "to_route_id", "from_trip_id", "to_trip_id")):
                     continue
                 kind = row.get("transfer_type", "") or "0"
                 if kind not in ("0", "1", "2", "3"):
@@ -314,8 +328,11 @@ class Network:
                 origin, target = keys.get(row.get("from_stop_id", "")), keys.get(row.get("to_stop_id", ""))
                 if origin is None or target is None:
                     continue
-                minimum = row.get("min_transfer_time", "")
-                rules[(origin, target)] = (int(kind), int(float(minimum)) if minimum else None)
+                try:
+                    minimum = int(float(row.get("min_transfer_time", ""))) if row.get("min_transfer_time", "") else None
+                except ValueError:
+                    minimum = None  # unreadable: as if empty
+                rules[(origin, target)] = (int(kind), minimum)
         return rules
 
     def rule(self, a, b):
@@ -352,12 +369,10 @@ class Network:
                     walks.setdefault(a.key, {})[b.key] = walk
                     walks.setdefault(b.key, {})[a.key] = walk
         # Transfer rules replace the distance rule for exactly the pairs they name.
-        named = set()
-        for (origin, target) in self.rules:
-            for a in self.children.get(origin, [origin]) if self.stops[origin].location_type == 1 else [origin]:
-                for b in self.children.get(target, [target]) if self.stops[target].location_type == 1 else [target]:
-                    if a != b:
-                        named.add((a, b))
+        def points(key):  # a station means each of its boarding points
+            return self.children.get(key, []) if self.stops[key].location_type == 1 else [key]
+
+        named = {(a, b) for origin, target in self.rules for a in points(origin) for b in points(target) if a != b}
         for a, b in named:
             kind, minimum = self.rule(a, b)
             walks.setdefault(a, {}).pop(b, None)
@@ -431,77 +446,98 @@ class Network:
             back += 1
         return [int((local + dt.timedelta(days=offset)).strftime("%Y%m%d")) for offset in range(-back, 2)]
 
-    def runs(self, instant):
-        """Every run (rules 2, 3, 4) of the service dates around `instant`, all feeds."""
-        runs = []
+    def runs(self, instant, earliest=-INFINITY, latest=INFINITY):
+        """The runs (rules 2, 3, 4) of the service dates around `instant`, all feeds, leaving out
+        runs with no boardable call at or after `earliest` or no leavable call at or before
+        `latest`: they cannot be part of a journey within [earliest, latest]."""
+        found = []
         for feed in self.feeds.values():
-            dates = self.service_dates(feed, instant)
-            self._load_trips(feed, [d for d in dates if (feed.key, d) not in self._running])
-            for date in dates:
-                runs.extend(self._runs_on(feed, date))
-        return runs
+            spans = self._spans(feed)
+            wanted = []
+            for date in self.service_dates(feed, instant):
+                base = feed.noon_minus_12h(date)
+                for trip in self._running(feed, date):
+                    span = spans.get(trip)
+                    # A quick look before reading a trip: its largest departure and smallest
+                    # arrival over all calls (frequency trips are always read).
+                    if span == "frequencies" or (span is not None and span[0] is not None and span[1] is not None
+                                                 and span[0] + base >= earliest and span[1] + base <= latest):
+                        wanted.append((trip, date, base))
+            self._read_trips(feed, {trip for trip, _, _ in wanted if trip not in self._trips})
+            for trip, date, base in wanted:
+                found.extend(self._trip_runs(self._trips[trip], date, base))
+        return [run for run in found if run.latest_boarding >= earliest and run.earliest_leaving <= latest]
 
-    def _runs_on(self, feed, date):
-        cache_key = (feed.key, date)
-        if cache_key not in self._runs:
-            base = feed.noon_minus_12h(date)
-            runs = []
-            for trip in (self._trips_by_key[t] for t in self._running[cache_key]):
-                if not trip.calls:
-                    continue
-                if not trip.frequencies:
-                    runs.append(Run(trip, date, base))
-                    continue
-                if trip.first_departure is None:
-                    continue
+    def _spans(self, feed):
+        """trip key -> (largest departure, smallest arrival) in GTFS seconds, or "frequencies"."""
+        if feed.key not in self._spans_by_feed:
+            n = feed.key
+            spans = {trip: (latest, earliest) for trip, latest, earliest in self.db.execute(
+                f"SELECT trip, max(departure), min(arrival) FROM stop_times_{n} GROUP BY trip")}
+            for (trip,) in self.db.execute(
+                    "SELECT DISTINCT f.trip FROM frequencies f JOIN trips t ON t.id = f.trip WHERE t.feed = ?", (n,)):
+                if trip in spans:
+                    spans[trip] = "frequencies"
+            self._spans_by_feed[feed.key] = spans
+        return self._spans_by_feed[feed.key]
+
+    def _running(self, feed, date):
+        """The keys of the trips of `feed` whose service runs on `date`."""
+        if (feed.key, date) not in self._running_by_date:
+            n = feed.key
+            self._running_by_date[(feed.key, date)] = [trip for (trip,) in self.db.execute(
+                f"SELECT t.id FROM trips t JOIN service_days_{n} d ON d.service = t.service "
+                f"WHERE t.feed = ? AND d.date = ? ORDER BY t.id", (n, date))]
+        return self._running_by_date[(feed.key, date)]
+
+    def _trip_runs(self, trip, date, base):
+        """The runs of `trip` on service date `date` (whose noon - 12 h is `base`)."""
+        key = (trip.key, date)
+        if key not in self._runs:
+            if not trip.calls:
+                runs = []
+            elif not trip.frequencies:
+                runs = [Run(trip, date, base)]
+            elif trip.first_departure is None:
+                runs = []
+            else:
                 # Rule 3: runs start at start, start + headway, ... while < end; each call keeps
                 # its offset from the trip's first timed departure.
-                for start, end, headway in trip.frequencies:
-                    for run_start in range(start, end, headway):
-                        runs.append(Run(trip, date, base + run_start - trip.first_departure))
-            self._runs[cache_key] = runs
-        return self._runs[cache_key]
+                runs = [Run(trip, date, base + run_start - trip.first_departure)
+                        for start, end, headway in trip.frequencies for run_start in range(start, end, headway)]
+            self._runs[key] = runs
+        return self._runs[key]
 
-    def _load_trips(self, feed, dates):
-        """Reads the trips of `feed` running on any of `dates` (one pass over their stop times)."""
-        if not dates:
+    def _read_trips(self, feed, keys):
+        """Reads the trips `keys` of `feed`: names, frequency rows, calls."""
+        if not keys:
             return
         n = feed.key
-        services = {}
-        for date, service in self.db.execute(
-                f"SELECT date, service FROM service_days_{n} WHERE date IN ({','.join('?' * len(dates))})", dates):
-            services.setdefault(date, set()).add(service)
-        every = sorted(set().union(*services.values())) if services else []
-        marks = ",".join("?" * len(every))
-        by_service = {}
-        new = set()
-        for trip, trip_id, route_id, short_name, service in self.db.execute(
-                f"SELECT t.id, t.trip_id, r.route_id, r.route_short_name, t.service FROM trips t "
-                f"JOIN routes r ON r.id = t.route WHERE t.feed = ? AND t.service IN ({marks})", [n] + every):
-            by_service.setdefault(service, []).append(trip)
-            if trip not in self._trips_by_key:
-                self._trips_by_key[trip] = Trip(feed, trip_id, route_id, short_name)
-                new.add(trip)
-        for date in dates:
-            self._running[(n, date)] = sorted(t for sv in services.get(date, ()) for t in by_service.get(sv, ()))
-        if not new:
-            return
-        for trip, start, end, headway in self.db.execute(
-                "SELECT f.trip, f.start_time, f.end_time, f.headway_secs FROM frequencies f JOIN trips t ON t.id = f.trip "
-                "WHERE t.feed = ? ORDER BY f.trip, f.start_time", (n,)):
-            if trip in new and headway is not None and headway > 0 and None not in (start, end):
-                self._trips_by_key[trip].frequencies.append((start, end, headway))
-        trips = self._trips_by_key
-        for trip, stop, arrival, departure, pickup, drop_off in self.db.execute(f"""
-                SELECT st.trip, st.stop, st.arrival, st.departure, st.pickup_type, st.drop_off_type
-                FROM trips t JOIN stop_times_{n} st ON st.trip = t.id
-                WHERE t.feed = ? AND t.service IN ({marks})
-                ORDER BY st.trip, st.stop_sequence""", [n] + every):
-            if trip in new:
-                info = trips[trip]
-                if info.first_departure is None and departure is not None:
-                    info.first_departure = departure  # the first timed departure, whatever its pickup_type
-                info.calls.append((stop, arrival if drop_off != 1 else None, departure if pickup != 1 else None))
+        wanted = json.dumps(sorted(keys))
+        for key, trip_id, route_id, short_name in self.db.execute(
+                "SELECT t.id, t.trip_id, r.route_id, r.route_short_name FROM trips t JOIN routes r ON r.id = t.route "
+                "WHERE t.id IN (SELECT value FROM json_each(?))", (wanted,)):
+            self._trips[key] = Trip(key, feed, trip_id, route_id, short_name)
+        for key, start, end, headway in self.db.execute(
+                "SELECT trip, start_time, end_time, headway_secs FROM frequencies "
+                "WHERE trip IN (SELECT value FROM json_each(?)) ORDER BY trip, start_time", (wanted,)):
+            if headway is not None and headway > 0 and None not in (start, end):
+                self._trips[key].frequencies.append((start, end, headway))
+        # Rule 3 counts from the trip's first timed departure, whatever its pickup_type.
+        for key, departure in self.db.execute(f"""
+                SELECT st.trip, st.departure FROM stop_times_{n} st
+                WHERE st.trip IN (SELECT DISTINCT trip FROM frequencies WHERE trip IN (SELECT value FROM json_each(?)))
+                  AND st.stop_sequence = (SELECT min(stop_sequence) FROM stop_times_{n}
+                                          WHERE trip = st.trip AND departure IS NOT NULL)""", (wanted,)):
+            self._trips[key].first_departure = departure
+        # Rule 4: an arrival where leaving is not allowed, a departure where boarding is not, is
+        # read as no time. Calls are kept as the rows read: (trip key, stop key, arrival, departure).
+        rows = self.db.execute(f"""
+            SELECT trip, stop, CASE WHEN drop_off_type IS 1 THEN NULL ELSE arrival END,
+                   CASE WHEN pickup_type IS 1 THEN NULL ELSE departure END
+            FROM stop_times_{n} WHERE trip IN (SELECT value FROM json_each(?)) ORDER BY trip, stop_sequence""", (wanted,))
+        for key, calls in itertools.groupby(rows, key=operator.itemgetter(0)):
+            self._trips[key].calls = list(calls)
 
 
 class Place:
@@ -576,8 +612,13 @@ class Side:
         return found
 
 
-def label_search(runs, walks, change_seconds, starts, start_time, max_rides):
+def label_search(runs, walks, change_seconds, starts, start_time, max_rides, after_round=None):
     """Round-based earliest-arrival labels in search orientation.
+
+    after_round(k, ready, arrived), when given, is called after each round and returns a time
+    from which on nothing matters any more (the best arrival at the destination so far: only
+    strictly earlier arrivals can improve on it); runs that cannot be left before it are then
+    dropped from later rounds. Labels at or after that time may then be missing or too late.
 
     ready[k][stop] = (time, how) the earliest the rider can be at stop ready to board after <= k
     rides; arrived[k][stop] = (time, how) the earliest arrival at stop leaving the k-th or an
@@ -623,6 +664,9 @@ def label_search(runs, walks, change_seconds, starts, start_time, max_rides):
                     nxt[target] = (time + seconds, ("walk", k, Walk(stop, target, seconds, metres)))
         ready.append(nxt)
         arrived.append(now)
+        if after_round is not None:
+            bound = after_round(k, ready, arrived)
+            runs = [run for run in runs if run.earliest_leaving < bound]
     return ready, arrived
 
 
@@ -657,19 +701,23 @@ class Found:
 def best_per_rides(side, runs, start_time, max_rides):
     """best[k] = Found (earliest search-orientation arrival with <= k rides) or None."""
     network = side.network
-    ready, arrived = label_search(runs, side.walks, network.change_seconds, side.starts(), start_time, max_rides)
     best = [None] * (max_rides + 1)
     for seconds, legs in side.direct():
         if best[0] is None or start_time + seconds < best[0].time:
             best[0] = Found(start_time + seconds, legs)
     ends = side.ends()
-    for k in range(1, max_rides + 1):
+
+    def arrivals(k, ready, arrived):
         best[k] = best[k - 1]
         for stop, (time, _) in arrived[k].items():
             for seconds, leg in ends.get(stop, ()):
                 if best[k] is None or time + seconds < best[k].time:
                     legs = legs_to(ready, arrived, k, stop) + ([leg] if leg is not None else [])
                     best[k] = Found(time + seconds, legs)
+        # A journey with more rides is kept only when it arrives strictly earlier (rule 15).
+        return INFINITY if best[k] is None else best[k].time
+
+    label_search(runs, side.walks, network.change_seconds, side.starts(), start_time, max_rides, arrivals)
     return best
 
 
@@ -716,7 +764,7 @@ def plan(network, origin, destination, time, max_rides=5, arrive_by=False):
     """The Pareto set of rule 15: a list of Journeys, by rides ascending."""
     if max_rides < 0:
         raise PlannerError("--max-rides must be >= 0")
-    runs = network.runs(time)
+    runs = network.runs(time, -INFINITY, time) if arrive_by else network.runs(time, time, INFINITY)
     mirrored = arrive_by
     side = Side(network, destination, origin, True) if mirrored else Side(network, origin, destination, False)
     other = Side(network, origin, destination, False) if mirrored else Side(network, destination, origin, True)
@@ -736,6 +784,12 @@ def plan(network, origin, destination, time, max_rides=5, arrive_by=False):
         again = best_per_rides(other, window, -best[k].time, k)[k]
         assert again is not None and again.time <= -start, "the mirrored search lost the answer"
         journey = journey_from(again, not mirrored)
+        # What rule 15 promises: exactly k rides, the answer's time, within the question.
+        assert journey.rides == k, "fewer rides would have been found first"
+        if mirrored:
+            assert journey.departure == -best[k].time and journey.arrival <= time
+        else:
+            assert journey.arrival == best[k].time and journey.departure >= time
         journeys.append(journey)
     return journeys
 
@@ -744,7 +798,7 @@ def reach(network, origin, time, within_minutes, max_rides=5):
     """Rule 16: [(stop key, arrival, rides)] sorted by arrival, stop_id, feed."""
     limit = time + int(round(within_minutes * 60))
     side = Side(network, origin, Place("", stops=[]), False)
-    runs = runs_in_window(network.runs(time), time, limit)
+    runs = network.runs(time, time, limit)
     ready, arrived = label_search(runs, network.walks, network.change_seconds, side.starts(), time, max_rides)
     best = {}  # stop -> (arrival, rides)
     for stop, options in side.starts().items():
@@ -887,18 +941,25 @@ def parse_arguments(argv):
     r.add_argument("--at", required=True)
     r.add_argument("--within", type=float, required=True)
     common(r)
+    commands.add_parser("batch", help="answer many questions: each line of stdin is a JSON array of one question's "
+                                      "arguments (e.g. [\"plan\", \"A\", \"B\", \"--at\", \"2026-03-02 08:00\"]); "
+                                      "each answer is one line of JSON ({\"error\": ...} for a bad question)")
     for q in (p, r):  # the global options may also follow the command
         q.add_argument("--db", dest="db_late", default=None)
         q.add_argument("--source", dest="source_late", action="append", default=[])
     args = parser.parse_args(argv)
-    args.db = args.db_late or args.db
-    args.source = args.source + args.source_late
+    args.db = getattr(args, "db_late", None) or args.db
+    args.source = args.source + getattr(args, "source_late", [])
     return args
 
 
-def answer(argv):
-    """The JSON answer (a dict) to a command line, raising PlannerError for a bad question."""
-    args = parse_arguments(argv)
+def answer(argv, networks=None):
+    """The JSON answer (a dict) to a command line, raising PlannerError for a bad question.
+    `networks`, a dict, keeps the networks read for later questions (batch)."""
+    try:
+        args = parse_arguments(argv)
+    except SystemExit as exit:  # argparse has printed why
+        raise PlannerError(f"bad arguments: {' '.join(argv)}") from exit
     sources = {}
     for item in args.source:
         if "=" not in item:
@@ -907,7 +968,12 @@ def answer(argv):
         sources[name] = path
     if args.walk_speed <= 0:
         raise PlannerError("--walk-speed must be > 0")
-    network = Network(args.db, sources, args.max_walk, args.walk_speed)
+    key = (args.db, tuple(sorted(sources.items())), args.max_walk, args.walk_speed)
+    network = networks.get(key) if networks is not None else None
+    if network is None:
+        network = Network(args.db, sources, args.max_walk, args.walk_speed)
+        if networks is not None:
+            networks[key] = network
     origin = network.resolve(args.origin)
     if args.command == "plan":
         destination = network.resolve(args.destination)
@@ -925,9 +991,32 @@ def answer(argv):
                        "arrival": network.iso(at), "rides": rides} for s, at, rides in stops]}
 
 
+def batch(global_arguments):
+    """Answers each question of stdin (a JSON array of arguments a line) on one line of stdout."""
+    networks = {}
+    for line in sys.stdin:
+        if not line.strip():
+            continue
+        try:
+            question = json.loads(line)
+            if not isinstance(question, list) or not all(isinstance(a, str) for a in question):
+                raise PlannerError("a question is a JSON array of strings")
+            result = answer(global_arguments + question, networks)
+        except (PlannerError, ValueError) as error:
+            result = {"error": str(error)}
+        sys.stdout.write(json.dumps(result, ensure_ascii=False) + "\n")
+        sys.stdout.flush()
+    return 0
+
+
 def main(argv=None):
+    argv = sys.argv[1:] if argv is None else argv
     try:
-        result = answer(sys.argv[1:] if argv is None else argv)
+        if "batch" in argv:
+            args = parse_arguments(argv)
+            if args.command == "batch":
+                return batch(argv[:argv.index("batch")])
+        result = answer(argv)
     except PlannerError as error:
         print(f"reference_planner: {error}", file=sys.stderr)
         return 2

@@ -555,51 +555,61 @@ def pareto_by_enumeration(network, origin, destination, time, max_rides, arrive_
 
 
 class AgainstEnumeration(PlannerTestCase):
+    NAMES = ["P", "Q", "R", "S", "U", "V", "W"]
+
     def random_feed(self, rng):
-        """Six stops, some within walking distance, eight random trips, random transfer rows."""
-        names = ["P", "Q", "R", "S", "U", "V"]
-        stops = ["ST,0,0.0005,1,"]  # a station with platforms P and Q
-        coordinates = {"P": (0, 0), "Q": (0, 0.001), "R": (0, 0.003), "S": (0, 0.0065), "U": (0, 0.05), "V": (0.001, 0.05)}
-        for name in names:
+        """Seven stops (a station ST with platforms P and Q 111 m apart; R and S 445 m apart; U and
+        V 111 m apart; W alone; the groups kilometres apart), sixteen random trips (morning ones
+        and late ones running past midnight), random pickup and drop-off types, random transfer
+        rows (stop or station, types 0-3, with or without min_transfer_time)."""
+        coordinates = {"P": (0, 0), "Q": (0, 0.001), "R": (0, 0.02), "S": (0, 0.024), "U": (0, 0.05), "V": (0.001, 0.05),
+                       "W": (0, 0.08)}
+        stops = ["ST,0,0.0005,1,"]
+        for name in self.NAMES:
             lat, lon = coordinates[name]
             stops.append(f"{name},{lat},{lon},0,{'ST' if name in 'PQ' else ''}")
         trips = {}
-        for t in range(8):
-            count = rng.randint(2, 4)
-            visited = rng.sample(names, count)
-            clock = rng.randint(7 * 60, 9 * 60) * 60
+        for t in range(16):
+            visited = rng.sample(self.NAMES, rng.randint(2, 5))
+            clock = rng.choice([rng.randint(7 * 60, 8 * 60), rng.randint(23 * 60, 24 * 60 + 30)]) * 60
             calls = []
             for stop in visited:
-                pickup, drop_off = rng.choice(["0", "0", "0", "1"]), rng.choice(["0", "0", "0", "1"])
-                calls.append(f"{stop},{clock // 3600:02d}:{clock // 60 % 60:02d}:00,{clock // 3600:02d}:{clock // 60 % 60:02d}:00,{pickup},{drop_off}")
+                pickup, drop_off = rng.choice(["0", "0", "0", "0", "1"]), rng.choice(["0", "0", "0", "0", "1"])
+                time_ = f"{clock // 3600:02d}:{clock // 60 % 60:02d}:00"
+                calls.append(f"{stop},{time_},{time_},{pickup},{drop_off}")
                 clock += rng.choice([60, 120, 300, 600])
             trips[f"T{t}"] = calls
         transfers = []
         for _ in range(rng.randint(0, 4)):
-            a, b = rng.choice(names + ["ST"]), rng.choice(names + ["ST"])
-            kind = rng.choice(["0", "1", "2", "3"])
-            transfers.append(f"{a},{b},{kind},{rng.choice(['', '60', '240'])}")
+            a, b = rng.choice(self.NAMES + ["ST"]), rng.choice(self.NAMES + ["ST"])
+            transfers.append(f"{a},{b},{rng.choice('0123')},{rng.choice(['', '60', '240'])}")
         return stops, trips, transfers
 
     def test_label_search_matches_every_journey_on_random_feeds(self):
-        # For 30 random feeds and 8 random questions each (stops, stations and points, --at and
-        # --arrive-by, up to 3 rides), the planner's (rides, departure, arrival) list equals the
-        # one found by enumerating every journey.
-        rng = random.Random(20261125)
-        places = ["P", "Q", "R", "S", "U", "V", "ST", "0,0.0002", "0,0.05"]
+        # For 30 random feeds ($REFERENCE_RANDOM_FEEDS, seed $REFERENCE_RANDOM_SEED) and 8 random questions each (stops, stations and points, --at and
+        # --arrive-by, in the morning or around midnight, up to 4 rides), the planner's (rides,
+        # departure, arrival) list equals the one found by enumerating every journey.
+        feeds = int(os.environ.get("REFERENCE_RANDOM_FEEDS", "30"))
+        rng = random.Random(int(os.environ.get("REFERENCE_RANDOM_SEED", "20261125")))
+        groups = [["P", "Q", "ST", "0,0.0002"], ["R", "S", "0,0.022"], ["U", "V", "0,0.0502"], ["W"]]
         questions = 0
-        for feed_number in range(30):
+        for feed_number in range(feeds):
             self.reset()
             stops, trips, transfers = self.random_feed(rng)
             self.feed(stops=stops, trips=trips, transfers=transfers)
             network = rp.Network(self.db, self.sources)
             for _ in range(8):
-                origin_text, destination_text = rng.sample(places, 2)
+                if rng.random() < 0.8:  # mostly between groups, where rides are needed
+                    first, second = rng.sample(groups, 2)
+                    origin_text, destination_text = rng.choice(first), rng.choice(second)
+                else:
+                    origin_text, destination_text = rng.sample(rng.choice(groups[:3]), 2)
                 origin, destination = network.resolve(origin_text), network.resolve(destination_text)
                 arrive_by = rng.random() < 0.5
-                clock = rng.randint(6 * 60, 10 * 60)
-                when = network.parse_time(f"2026-03-02 {clock // 60:02d}:{clock % 60:02d}")
-                max_rides = rng.randint(0, 3)
+                clock = rng.choice([rng.randint(6 * 60, 10 * 60), rng.randint(22 * 60, 25 * 60)]) % (24 * 60)
+                day = "2026-03-03" if clock < 2 * 60 else "2026-03-02"
+                when = network.parse_time(f"{day} {clock // 60:02d}:{clock % 60:02d}")
+                max_rides = rng.choice([0, 1, 2, 3, 3, 4])
                 journeys = rp.plan(network, origin, destination, when, max_rides, arrive_by)
                 for journey in journeys:
                     rp.check_journey(network, journey, origin, destination, max_rides,
@@ -610,7 +620,7 @@ class AgainstEnumeration(PlannerTestCase):
                                                 f"{'by' if arrive_by else 'at'} {clock // 60:02d}:{clock % 60:02d} "
                                                 f"max {max_rides}\n{stops}\n{trips}\n{transfers}")
                 questions += 1
-        self.assertEqual(questions, 240)
+        self.assertEqual(questions, 8 * feeds)
 
 
 # ---------------------------------------------------------------------------------------------
