@@ -23,6 +23,7 @@ import sys
 import tempfile
 import time
 import unittest
+import zipfile
 
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
 import reference_planner as rp  # noqa: E402
@@ -188,6 +189,27 @@ class RideRules(PlannerTestCase):
             "SLOW": ["A,08:00:00,08:00:00", "C,10:00:00,10:00:00"],
             "F1": ["A,08:05:00,08:05:00", "B,08:20:00,08:20:00"],
             "F2": ["B,08:25:00,08:25:00", "C,08:50:00,08:50:00"]})
+        self.assertEqual(self.summary("plan", "A", "C", "--at", "2026-03-02 07:45"), [(1, hms("08:00"), hms("10:00"))])
+
+    def test_transfers_are_read_from_a_zip_with_a_bom_and_without_optional_columns(self):
+        # The type-3 case above, with transfers.txt in a zip, starting with a byte-order mark
+        # and without min_transfer_time: the change at B is still forbidden (only SLOW, 10:00).
+        folder = os.path.join(self.directory.name, "zipped")
+        write_feed(folder, stops=[A, B, C], trips={
+            "SLOW": ["A,08:00:00,08:00:00", "C,10:00:00,10:00:00"],
+            "F1": ["A,08:05:00,08:05:00", "B,08:20:00,08:20:00"], "F2": ["B,08:25:00,08:25:00", "C,08:50:00,08:50:00"]})
+        with open(os.path.join(folder, "transfers.txt"), "w", encoding="utf-8-sig", newline="") as f:
+            f.write("from_stop_id,to_stop_id,transfer_type\r\nB,B,3\r\n")
+        archive = os.path.join(self.directory.name, "zipped.zip")
+        with zipfile.ZipFile(archive, "w") as z:
+            for name in os.listdir(folder):
+                z.write(os.path.join(folder, name), name)
+        result = subprocess.run([BINARY, "import", archive, "--db", self.db, "--feed", "zipped", "--quiet"], capture_output=True, text=True)
+        self.assertEqual(result.returncode, 0, result.stderr)
+        self.sources["zipped"] = archive
+        self.assertEqual(self.summary("plan", "A", "C", "--at", "2026-03-02 07:45"), [(1, hms("08:00"), hms("10:00"))])
+        # Without --source the path the feed was imported from (feeds.source) is read.
+        self.sources.clear()
         self.assertEqual(self.summary("plan", "A", "C", "--at", "2026-03-02 07:45"), [(1, hms("08:00"), hms("10:00"))])
 
     def test_type_2_minimum_change_time(self):
@@ -381,13 +403,19 @@ class WalkRules(PlannerTestCase):
         # Row S -> S type 2, 300 s: staying at S1 takes 300 s (ready 08:05: T5, 08:45) and the
         # walk S1 -> S2 takes 300 s too (ready 08:05: T3, 08:40): 08:40.
         # Adding S1 -> S1 type 0 (more specific for staying at S1): change at S1 in 0 s: T4, 08:35.
+        # Adding S1 -> S type 2, 120 s (stop -> station beats station -> station, for staying at S1
+        # and for walking S1 -> S2): the walk takes 120 s, at S2 at 08:02 = T2's departure: 08:30.
+        # Adding S -> S2 type 3 (station -> stop beats station -> station for S1 -> S2): no walk;
+        # staying at S1 still takes 300 s (S -> S): T5, 08:45.
         stops = ["S,0,0.1,1,", "S1,0,0.1,0,S", "S2,0,0.1001,0,S", "X,0,0", "Y,0,0.2"]
         trips = {"T1": ["X,07:30:00,07:30:00", "S1,08:00:00,08:00:00"],
                  "T2": ["S2,08:02:00,08:02:00", "Y,08:30:00,08:30:00"], "T3": ["S2,08:06:00,08:06:00", "Y,08:40:00,08:40:00"],
                  "T4": ["S1,08:03:00,08:03:00", "Y,08:35:00,08:35:00"], "T5": ["S1,08:07:00,08:07:00", "Y,08:45:00,08:45:00"]}
         for rows, arrival, middle in (([], "08:30", ("walk", "S1", "S2", 9, 11)),
                                       (["S,S,2,300"], "08:40", ("walk", "S1", "S2", 300, 11)),
-                                      (["S,S,2,300", "S1,S1,0,"], "08:35", None)):
+                                      (["S,S,2,300", "S1,S1,0,"], "08:35", None),
+                                      (["S,S,2,300", "S1,S,2,120"], "08:30", ("walk", "S1", "S2", 120, 11)),
+                                      (["S,S,2,300", "S,S2,3,"], "08:45", None)):
             with self.subTest(rows=rows):
                 self.reset()
                 self.feed(stops=stops, trips=trips, transfers=rows)
