@@ -19,6 +19,8 @@ What it measures, in one process:
     when questions fall on other days), in seconds, and the process's peak RSS (ru_maxrss) after it;
   * query: one Pareto query per question (earliest arrival x rides, leaving at `at`, at most
     --max-rides rides), time.perf_counter around nigiri's route() alone; median and p90;
+    the CPU times beside them (time.process_time, time.thread_time) show how much of a wall time
+    was waiting for a busy machine's cores;
   * first question: the whole process up to its first answer: start-up counted from the command's
     exec (a pyenv shim adds about 0.2 s to it), the import, the load and the first query. Unpacking
     the feed, writing its footpaths and drawing the questions happen before, in a child process
@@ -374,7 +376,7 @@ def main():
         if not args.nigiri_footpaths:
             options.max_footpath_length = prep["longest_walk"] + 1
         restore = quiet_stderr()
-        load_started = time.perf_counter()
+        load_started, load_cpu_started = time.perf_counter(), time.process_time()
         try:
             timetable = ng.load_timetable([ng.TimetableSource("gtfs", os.path.join(work, "feed"), config)],
                                           first_day.isoformat(), last_day.isoformat(), options)
@@ -382,6 +384,7 @@ def main():
             sys.stderr.write(restore()[-4000:])
             sys.exit(f"nigiri could not load {args.feed}: {error}")
         load_seconds = time.perf_counter() - load_started
+        load_cpu = time.process_time() - load_cpu_started
         restore()
         peak_mib = resource.getrusage(resource.RUSAGE_SELF).ru_maxrss / 1024
         if args.keep:
@@ -390,10 +393,10 @@ def main():
                      else f"{prep['pairs']:,} links <= {args.walk:g} m, longest walk {prep['longest_walk']} min")
         print(f"feed {args.feed}: {prep['stops']:,} stops, {timetable.n_transports():,} nigiri transports, "
               f"days {first_day} to {last_day}; {walk_note}; prepared in {prep_seconds:.2f} s (not counted)")
-        print(f"load: {load_seconds:.2f} s, peak RSS {peak_mib:.0f} MiB")
+        print(f"load: {load_seconds:.2f} s (CPU {load_cpu:.2f} s), peak RSS {peak_mib:.0f} MiB")
 
         stations = set(prep["stations"])
-        results, times, skipped = [], [], 0
+        results, times, cpu_times, skipped = [], [], [], 0
         for origin, target, at in questions:
             query = ng.Query()
             query.start_time = int(at.timestamp()) // 60
@@ -422,9 +425,10 @@ def main():
                 print(f"  skipped {origin} -> {target}: a stop not in the feed", file=sys.stderr)
                 results.append((origin, target, at, None, []))
                 continue
-            query_started = time.perf_counter()
+            query_started, cpu_started = time.perf_counter(), time.thread_time()
             journeys = ng.route(timetable, query)
             seconds = time.perf_counter() - query_started
+            cpu_times.append(time.thread_time() - cpu_started)
             times.append(seconds)
             results.append((origin, target, at, seconds, journeys))
         if not times:
@@ -435,7 +439,8 @@ def main():
         median, p90 = statistics.median(times), percentile(times, 0.9)
         print(f"queries: {len(times)} asked ({skipped} skipped), {answered} answered, "
               f"{journey_count / len(times):.2f} journeys each; median {median * 1000:.2f} ms, "
-              f"p90 {p90 * 1000:.2f} ms, mean {statistics.fmean(times) * 1000:.2f} ms, max {max(times) * 1000:.2f} ms")
+              f"p90 {p90 * 1000:.2f} ms, mean {statistics.fmean(times) * 1000:.2f} ms, max {max(times) * 1000:.2f} ms; "
+              f"CPU median {statistics.median(cpu_times) * 1000:.2f} ms, p90 {percentile(cpu_times, 0.9) * 1000:.2f} ms")
         if started is not None:
             whole = started + import_seconds + load_seconds + times[0]
             print(f"first question, whole process: {whole:.2f} s (start-up {started:.2f} s, "
