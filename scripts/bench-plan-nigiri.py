@@ -46,7 +46,12 @@ to nigiri, in a temporary copy of the feed:
     stop at its walk (one link, not nigiri's footpath graph);
   * trips.txt's block_id is emptied, so that each trip is a ride (nigiri would otherwise stay
     seated into the block's next trip, as one ride); --stay-seated keeps it;
-  * nigiri counts transfers: max_transfers = rides - 1; it never answers with a walk alone.
+  * nigiri counts transfers: max_transfers = rides - 1; it never answers with a walk alone, and
+    when the origin's and the destination's walks reach a common stop (or each other), it reaches
+    the destination by walking alone in its first round, so it answers only journeys arriving
+    before that walk would (often none), even where the walk chains two links, which transit's
+    rule does not allow: --json marks those questions "walk_overlap" (with "walk_minutes" when the
+    two stops are linked).
 With --nigiri-footpaths, nigiri links stops itself (link_stop_distance = --walk): at 1.5 m/s, in
 whole minutes, at least the stop's 2-minute transfer time, never farther than 500 m whatever the
 distance asked; the feed's transfers.txt stays, journeys walk from the origin over nigiri's footpath
@@ -435,12 +440,17 @@ def main():
             sys.exit("no question could be asked: their stops are not in the feed")
 
         answered = sum(1 for *_, journeys in results if journeys)
+        overlaps = 0 if args.nigiri_footpaths else sum(
+            1 for origin, target, _ in questions if set(prep["walks"][origin]) & set(prep["walks"][target]))
         journey_count = sum(len(journeys) for *_, journeys in results)
         median, p90 = statistics.median(times), percentile(times, 0.9)
         print(f"queries: {len(times)} asked ({skipped} skipped), {answered} answered, "
               f"{journey_count / len(times):.2f} journeys each; median {median * 1000:.2f} ms, "
               f"p90 {p90 * 1000:.2f} ms, mean {statistics.fmean(times) * 1000:.2f} ms, max {max(times) * 1000:.2f} ms; "
               f"CPU median {statistics.median(cpu_times) * 1000:.2f} ms, p90 {percentile(cpu_times, 0.9) * 1000:.2f} ms")
+        if overlaps:
+            print(f"  {overlaps} of them with the origin's and the destination's walks meeting: nigiri answers there "
+                  f"only what arrives before walking would (\"walk_overlap\" in --json)")
         if started is not None:
             whole = started + import_seconds + load_seconds + times[0]
             print(f"first question, whole process: {whole:.2f} s (start-up {started:.2f} s, "
@@ -471,6 +481,12 @@ def main():
                           "rides": j.transfers + 1}  # Journey.transfers is rides - 1
                          for j in sorted(journeys, key=lambda j: (j.arrival_time(), j.transfers))]
                 answer = {"from": origin, "to": target, "at": at.isoformat(), "journeys": found}
+                if not args.nigiri_footpaths and set(prep["walks"][origin]) & set(prep["walks"][target]):
+                    # A stop both walks reach: nigiri's destination is reached by walking alone in
+                    # its round 0, which it never answers, and which hides later journeys by rides.
+                    answer["walk_overlap"] = True
+                    if target in prep["walks"][origin]:
+                        answer["walk_minutes"] = prep["walks"][origin][target]
                 if seconds is None:
                     answer["skipped"] = "a stop not in the feed"
                 else:
