@@ -11,8 +11,9 @@ the same questions as `transit plan`, under the same walking rule, for a side-by
 FEED is a GTFS zip or folder; DATE (YYYY-MM-DD) is the day of the --random questions and the middle
 of the days loaded. Questions come from a CSV with the header `from,to,at` (stop ids, the feed's
 local time `YYYY-MM-DD HH:MM`), or are N seeded random pairs of distinct served stops that trips
-and walks join (so that a journey can exist; each copy of a tiled feed is a part of its own), at a
-minute from 06:00 to 20:00 on DATE. Needs `pip install pynigiri` (exit status 2 without it).
+join (so that a journey can exist; each copy of a tiled feed is a part of its own; the same pairs
+whatever --walk), at a minute from 06:00 to 20:00 on DATE. Needs `pip install pynigiri` (without
+it: one line saying so, exit status 2).
 
 What it measures, in one process:
   * load: nigiri's load_timetable on the feed's folder, from DATE - 1 day to DATE + 2 days (wider
@@ -171,9 +172,10 @@ def unpack(args, feed):
         os.remove(os.path.join(feed, "transfers.txt"))
 
 
-def random_questions(args, feed, stops, pairs):
+def random_questions(args, feed, stops):
     """--random questions: pairs of distinct served stops in one part of the network (stops joined
-    by a trip or a walk), at a minute from 06:00 to 20:00 on DATE."""
+    by trips; not by walks, so that the questions are the same whatever --walk), at a minute from
+    06:00 to 20:00 on DATE."""
     parent = {}
 
     def root(s):
@@ -194,9 +196,6 @@ def random_questions(args, feed, stops, pairs):
                 if trip == last_trip and stop != last_stop:
                     parent[root(stop)] = root(last_stop)
                 last_trip, last_stop = trip, stop
-    for a, b, _ in pairs:
-        if a in served and b in served:
-            parent[root(a)] = root(b)
     order = [s for s, _, _ in stops if s in served]
     parts = {}
     for s in order:
@@ -266,7 +265,7 @@ def prepare(args, work):
                 minutes = walk_minutes(d)
                 longest = max(longest, minutes)
                 out.writerow([a, b, 2, 60 * minutes])
-    questions = random_questions(args, feed, stops, pairs) if args.random else read_questions(args.questions)
+    questions = random_questions(args, feed, stops) if args.random else read_questions(args.questions)
     walks = {}
     if not args.nigiri_footpaths:
         asked = {s for origin, target, _ in questions for s in (origin, target)}
