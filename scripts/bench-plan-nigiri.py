@@ -23,12 +23,12 @@ What it measures, in one process:
     the CPU times beside them (time.process_time, time.thread_time) show how much of a wall time
     was waiting for a busy machine's cores;
   * first question: the whole process up to its first answer: start-up counted from the command's
-    exec (a pyenv shim adds about 0.2 s to it), the import, the load and the first query. Unpacking
+    exec (a shell shim in front of python3, as pyenv's, adds about 0.2 s to it), the import, the load and the first query. Unpacking
     the feed, writing its footpaths and drawing the questions happen before, in a child process
     (so that their memory stays out of the peak RSS), and are not counted.
 With --json OUT, each question's Pareto answers: departure (leaving the origin) and arrival as
 ISO 8601 with the feed's UTC offset, and the number of rides. --write-questions writes the
-questions as a CSV that --questions (and `transit plan`'s benchmark) can read back.
+questions as a CSV that --questions reads back (and a benchmark of `transit plan` can ask).
 
 Walking follows transit's rule unless --nigiri-footpaths: two stops are linked when they are at most
 --walk metres apart on the great circle (haversine, R = 6,371,008.8 m), the walk takes
@@ -53,8 +53,8 @@ to nigiri, in a temporary copy of the feed:
     before that walk would (often none), even where the walk chains two links, which transit's
     rule does not allow: --json marks those questions "walk_overlap" (with "walk_minutes" when the
     two stops are linked).
-With --nigiri-footpaths, nigiri links stops itself (link_stop_distance = --walk): at 1.5 m/s, in
-whole minutes, at least the stop's 2-minute transfer time, never farther than 500 m whatever the
+With --nigiri-footpaths, nigiri links stops itself (link_stop_distance = --walk): at about 1.5 m/s
+(90 m a minute), rounded up to whole minutes, at least the stop's 2-minute transfer time, never farther than 500 m whatever the
 distance asked; the feed's transfers.txt stays, journeys walk from the origin over nigiri's footpath
 graph (use_start_footpaths), and a journey's departure is its first leg's, as nigiri puts it (a
 first walk starts at the query's time).
