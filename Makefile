@@ -8,7 +8,7 @@ TESTFLAGS := -c release -Xswiftc -enable-testing --scratch-path .build-test
 BIN       := .build/release/transit
 DEMO_DB   := demo.sqlite
 
-.PHONY: setup build test demo install uninstall man bench bench-import bench-queries bench-list bench-feeds bench-batch bench-realtime realtime-proto faults fuzz fuzz-predicate sanitize clean
+.PHONY: setup build test demo install uninstall man bench bench-import bench-queries bench-list bench-feeds bench-batch bench-realtime bench-plan realtime-proto faults fuzz fuzz-predicate sanitize clean
 
 # transit itself is one static executable (see Package.swift); the helpers link the Swift
 # runtime statically. Generic types are made by their metadata accessors rather than from mangled
@@ -96,7 +96,7 @@ man: setup
 	    -e '/^\.Dt/s/\([A-Z]\)\./\1-/g' $$page > man/$$(echo $$name | tr . -).1; \
 	done
 
-bench: build bench-import bench-queries bench-list bench-feeds bench-batch bench-realtime
+bench: build bench-import bench-queries bench-list bench-feeds bench-batch bench-realtime bench-plan
 
 bench-import: build
 	scripts/bench-import.sh
@@ -115,6 +115,11 @@ bench-feeds: build
 # Thousands of questions in one process (`--input`): questions per second and peak memory.
 bench-batch: build
 	scripts/bench-batch.sh
+
+# Journeys: `transit plan` in one process and as a whole process on the large feed, next to nigiri
+# (pip install pynigiri) on the same questions.
+bench-plan: build
+	scripts/bench-plan.sh
 
 # Reading a GTFS-Realtime message of 2,000 trip updates (40,000 stop time updates) into the large feed.
 bench-realtime: build

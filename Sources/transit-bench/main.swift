@@ -7,7 +7,7 @@ import Glibc
 #endif
 let arguments = CommandLine.arguments
 guard arguments.count >= 3 else {
-    print("usage: transit-bench nearby|departures|search DATABASE [COUNT] [SEED] [FEED [only]]")
+    print("usage: transit-bench nearby|departures|search DATABASE [COUNT] [SEED] [FEED [only]]\n       transit-bench plan DATABASE QUESTIONS.csv [WALK]")
     exit(64)
 }
 let count = arguments.count > 3 ? Int(arguments[3]) ?? 2000 : 2000
@@ -20,6 +20,8 @@ do {
     case "nearby": try NearbyBenchmark.run(database: arguments[2], count: count, seed: seed)
     case "search": try SearchBenchmark.run(database: arguments[2], count: count, seed: seed)
     case "departures": try DeparturesBenchmark.run(database: arguments[2], count: count, seed: seed)
+    // transit-bench plan DATABASE QUESTIONS.csv [WALK]
+    case "plan": try PlanBenchmark.run(database: arguments[2], questions: arguments[3], walk: arguments.count > 4 ? Double(arguments[4]) ?? 500 : 500)
     default:
         print("unknown benchmark \(arguments[1])")
         exit(64)

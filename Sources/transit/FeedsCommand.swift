@@ -65,7 +65,7 @@ struct FeedsRemoveCommand: ParsableCommand {
 struct FeedsUpgradeCommand: ParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "upgrade",
-        abstract: "Bring a database written by an earlier transit up to date, in place, without re-importing (and add any index it lacks)."
+        abstract: "Bring a database written by an earlier transit up to date, in place, without re-importing (and add any index or journey planner timetable it lacks)."
     )
 
     @OptionGroup var database: DatabaseOptions
@@ -74,6 +74,7 @@ struct FeedsUpgradeCommand: ParsableCommand {
         let version = try SchemaUpgrade.upgrade(databaseAt: database.path)
         let indexes = try SchemaUpgrade.addMissingIndexes(databaseAt: database.path)
         let statistics = try SchemaUpgrade.addPlannerStatistics(databaseAt: database.path)
+        let timetables = try SchemaUpgrade.addJourneyPlannerTimetables(databaseAt: database.path)
         if let version {
             writeToStandardOutput("Upgraded \(database.path) from schema \(version) to \(Schema.version)\n")
         }
@@ -83,7 +84,10 @@ struct FeedsUpgradeCommand: ParsableCommand {
         if statistics {
             writeToStandardOutput("Added the query planner's statistics (sqlite_stat1) to \(database.path)\n")
         }
-        if version == nil && indexes.isEmpty && !statistics {
+        if !timetables.isEmpty {
+            writeToStandardOutput("Added the journey planner's timetable of \(timetables.joined(separator: ", ")) to \(database.path) (`transit plan`, `transit reach`)\n")
+        }
+        if version == nil && indexes.isEmpty && !statistics && timetables.isEmpty {
             writeToStandardOutput("\(database.path) is up to date (schema \(Schema.version))\n")
         }
     }

@@ -24,7 +24,7 @@ struct TransitCommand: ParsableCommand {
             Every query takes --feed NAME, --format table|json|csv|geojson, and --explain prints the SQL, its bound values, SQLite's query plan and the time taken, on stderr. The database is transit.sqlite, or $TRANSIT_DB, or --db PATH.
             """,
         version: TransitCommand.version,
-        subcommands: [ImportCommand.self, FeedsCommand.self, RealtimeCommand.self, VehiclesCommand.self, AlertsCommand.self, NearbyCommand.self, DeparturesCommand.self, TripCommand.self, RoutesCommand.self, RouteCommand.self, SearchCommand.self, StatsCommand.self, ListCommand.self]
+        subcommands: [ImportCommand.self, FeedsCommand.self, RealtimeCommand.self, VehiclesCommand.self, AlertsCommand.self, NearbyCommand.self, DeparturesCommand.self, PlanCommand.self, ReachCommand.self, TripCommand.self, RoutesCommand.self, RouteCommand.self, SearchCommand.self, StatsCommand.self, ListCommand.self]
     )
 
     /// The version `--version` prints, on `transit` and on each subcommand.

@@ -944,6 +944,10 @@ def parse_arguments(argv):
     commands.add_parser("batch", help="answer many questions: each line of stdin is a JSON array of one question's "
                                       "arguments (e.g. [\"plan\", \"A\", \"B\", \"--at\", \"2026-03-02 08:00\"]); "
                                       "each answer is one line of JSON ({\"error\": ...} for a bad question)")
+    for q in (parser, p, r):
+        # A point with a negative latitude ("-16.88,145.71") is a place, not an option.
+        q._negative_number_matcher = re.compile(r"^-\d+(\.\d*)?(,-?\d+(\.\d*)?)?$")
+        q._has_negative_number_optionals = []
     for q in (p, r):  # the global options may also follow the command
         q.add_argument("--db", dest="db_late", default=None)
         q.add_argument("--source", dest="source_late", action="append", default=[])

@@ -153,7 +153,7 @@ final class SeveralFeedsTests: XCTestCase {
         XCTAssertEqual(try json(["search", "fourth"]).count, 0, "its search words are gone")
         XCTAssertEqual(try run(["list", "stop-times"]).stdout, others)
         let tables = try CommandRun.run("/usr/bin/env", ["sqlite3", database, "SELECT name FROM sqlite_master WHERE type = 'table' AND name GLOB '*_[0-9]*' ORDER BY name"])
-        XCTAssertEqual(tables.stdout, "service_days_2\nshapes_2\nstop_times_2\n", "only other's own tables remain")
+        XCTAssertEqual(tables.stdout, "planner_2\nservice_days_2\nshapes_2\nstop_times_2\ntransfers_2\n", "only other's own tables remain")
         let counts = try CommandRun.run("/usr/bin/env", ["sqlite3", database,
             "SELECT (SELECT COUNT(*) FROM stops) || ' ' || (SELECT COUNT(*) FROM stop_words) || ' ' || (SELECT COUNT(*) FROM trips) || ' ' || (SELECT COUNT(*) FROM calendar)"])
         XCTAssertEqual(counts.stdout, "3 3 1 1\n", "no row of berlin is left in the shared tables")

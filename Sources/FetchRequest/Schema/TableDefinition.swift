@@ -8,6 +8,8 @@ public struct TableDefinition: Sendable {
         case integer = "INTEGER"
         case real = "REAL"
         case text = "TEXT"
+        /// Bytes kept as given (the journey planner's packed timetable).
+        case blob = "BLOB"
     }
 
     /// One column.

@@ -170,6 +170,8 @@ public final class Importer {
         if feed.contains("frequencies.txt") { try phase("frequencies.txt", loadFrequencies) }
         if feed.contains("shapes.txt") { try phase("shapes.txt", loadShapes) }
         if feed.contains("feed_info.txt") { try phase("feed_info.txt", loadFeedInfo) }
+        if feed.contains("transfers.txt") { try phase("transfers.txt", loadTransfers) }
+        try phase("journey planner timetable", writePlannerTimetable)
         try writeFeedRecord()
     }
 

@@ -140,7 +140,21 @@ public enum Schema {
 
     /// The tables of one feed alone, named after it (`stop_times_3`).
     static func feedTables(_ feed: Int) -> [TableDefinition] {
-        [stopTimes(feed), serviceDays(feed), shapes(feed)]
+        [stopTimes(feed), serviceDays(feed), shapes(feed), transfers(feed), planner(feed)]
+    }
+
+    /// transfers.txt of one feed, ids resolved to keys (NULL where the row names none).
+    static func transfers(_ feed: Int) -> TableDefinition {
+        TableDefinition(FeedTables(feed: feed).transfers, columns: [
+            C("from_stop", .integer), C("to_stop", .integer), C("from_route", .integer), C("to_route", .integer),
+            C("from_trip", .integer), C("to_trip", .integer), C("transfer_type", .integer, notNull: true), C("min_transfer_time", .integer),
+        ])
+    }
+
+    /// The journey planner's timetable of one feed (`PlannerTimetableBuilder`): row 0 its stop
+    /// index, rows 1… its patterns, each one BLOB.
+    static func planner(_ feed: Int) -> TableDefinition {
+        TableDefinition(FeedTables(feed: feed).planner, columns: [C("id", .integer, primaryKey: true), C("data", .blob, notNull: true)])
     }
 
     /// The indexes of one feed's own tables.
@@ -190,6 +204,10 @@ public struct FeedTables: Sendable, Equatable {
     public var serviceDays: String { "service_days_\(feed)" }
     /// `shapes_<feed>`.
     public var shapes: String { "shapes_\(feed)" }
+    /// The feed's transfers.txt.
+    public var transfers: String { "transfers_\(feed)" }
+    /// The journey planner's packed timetable of the feed.
+    public var planner: String { "planner_\(feed)" }
 }
 
 /// Each feed's keys are a block of their own: feed k owns [k·2³², (k + 1)·2³²) in every table, so a

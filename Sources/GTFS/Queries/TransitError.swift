@@ -30,6 +30,8 @@ public enum TransitError: Error, CustomStringConvertible, Equatable {
     case unknownTimeZone(feed: String, zone: String)
     /// Another process holds the database's write lock.
     case busy(path: String)
+    /// A feed was imported before journey planning existed: it has no planner timetable.
+    case noPlannerTimetable(feed: String)
 
     public var description: String {
         switch self {
@@ -64,6 +66,8 @@ public enum TransitError: Error, CustomStringConvertible, Equatable {
             return "no feed is named '\(name)'; " + (known.isEmpty ? "the database holds no feeds" : "the feeds are " + known.joined(separator: ", "))
         case let .unknownTimeZone(feed, zone):
             return "feed \(feed) has the time zone '\(zone)', which this system does not know; is tzdata installed?"
+        case .noPlannerTimetable(let feed):
+            return "feed \(feed) was imported by an earlier transit, without the journey planner's timetable: `transit feeds upgrade` adds it in place (seconds), or import the feed again"
         case .busy(let path):
             return "\(path) is busy: another import is writing it, or a query has held it for over a minute; try again when it has finished"
         }

@@ -1,0 +1,22 @@
+import CSQLite
+
+extension Statement {
+    /// Binds `bytes` as a BLOB at the 1-based parameter `index` (SQLite copies them): how the
+    /// import stores the journey planner's packed timetable, which no other storage class holds.
+    public func bind(bytes: [UInt8], at index: Int32) {
+        bytes.withUnsafeBytes { buffer in
+            _ = sqlite3_bind_blob(handle, index, buffer.baseAddress, Int32(buffer.count), csqlite_transient())
+        }
+    }
+}
+
+extension Row {
+    /// Calls `body` with the bytes of the BLOB at `index` (empty for NULL), valid only inside
+    /// `body`: the planner reads its packed timetable straight out of SQLite's buffer, copying
+    /// only what it keeps.
+    public func withBlob<T>(_ index: Int, _ body: (UnsafeRawBufferPointer) throws -> T) rethrows -> T {
+        let pointer = sqlite3_column_blob(statement.handle, Int32(index))
+        let length = Int(sqlite3_column_bytes(statement.handle, Int32(index)))
+        return try body(UnsafeRawBufferPointer(start: pointer, count: pointer == nil ? 0 : length))
+    }
+}

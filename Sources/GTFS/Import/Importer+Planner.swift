@@ -1,0 +1,46 @@
+import FetchRequest
+
+extension Importer {
+    /// Loads transfers.txt into the feed's `transfers_<feed>` with its ids as keys. A row naming
+    /// a stop, route or trip the feed does not have is skipped and counted; the journey planner
+    /// reads the rows that name no route and no trip.
+    func loadTransfers() throws {
+        let table = Schema.transfers(feedKey)
+        let insert = try database.makeStatement(table.insertSQL())
+        var rows = 0
+        try readFile("transfers.txt", requiring: ["transfer_type"]) { fields, required in
+            // "0 or empty": a recommended transfer point.
+            let type = try fields.code(required[0], allowed: 0...5) ?? 0
+            var values: [SQLValue] = []
+            let references: [(field: String, keys: [String: Int], file: String)] = [
+                ("from_stop_id", stopKeys, "stops.txt"), ("to_stop_id", stopKeys, "stops.txt"),
+                ("from_route_id", routeKeys, "routes.txt"), ("to_route_id", routeKeys, "routes.txt"),
+                ("from_trip_id", tripKeys, "trips.txt"), ("to_trip_id", tripKeys, "trips.txt"),
+            ]
+            for (field, keys, file) in references {
+                guard let id = try fields.text(field) else {
+                    values.append(.null)
+                    continue
+                }
+                guard let key = keys[id] else {
+                    report.skip("transfers.txt: \(field) not in \(file)", example: "line \(fields.line): \(field) '\(id)'")
+                    return
+                }
+                values.append(.integer(Int64(key)))
+            }
+            let minimum = try fields.int("min_transfer_time")
+            if let minimum, minimum < 0 { throw fields.error("min_transfer_time", "\(minimum) is negative") }
+            try insert.bind(values + [.integer(Int64(type)), minimum.sqlValue])
+            try insert.run()
+            rows += 1
+        }
+        count("transfers", rows)
+    }
+
+    /// Writes the journey planner's timetable of the feed (`PlannerTimetableBuilder`), after the
+    /// stop times and frequencies are loaded.
+    func writePlannerTimetable() throws {
+        progress?.step("journey planner timetable")
+        _ = try PlannerTimetableBuilder(database: database, feedKey: feedKey).build()
+    }
+}

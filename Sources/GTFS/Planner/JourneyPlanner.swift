@@ -1,0 +1,298 @@
+import FetchRequest
+#if canImport(Glibc)
+import Glibc
+#endif
+
+/// "How do I get from A to B": the Pareto set over (rides, arrival) of journeys between two
+/// places, and `reach`, from the planner's stored timetable of the selected feeds.
+///
+/// `plan(at:)`: for k = 0…N the earliest arrival leaving at or after T with at most k rides, kept
+/// when strictly earlier than with fewer rides; each answer is shown by the journey that leaves
+/// latest for that arrival with at most k rides (a backward search from the arrival).
+/// `plan(arrivingBy:)` is the mirror: for each k the latest departure arriving by T, kept when
+/// strictly later than with fewer rides, shown by the journey leaving then that arrives earliest.
+public final class JourneyPlanner {
+    let transit: TransitDatabase
+    let timetable: PlannerTimetable
+    private var walksBySettings: [String: Walks] = [:]
+    /// Memory for the search of a question and for the searches that show its answers (alive at
+    /// the same time), reused by every question.
+    private let primaryMemory: SearchMemory
+    private let secondaryMemory: SearchMemory
+    /// What the last question cost, for `--explain`.
+    public private(set) var lastCounters = Counters()
+
+    /// The search's own counters.
+    public struct Counters: Sendable, Equatable {
+        public var searches = 0
+        public var rounds = 0
+        public var routesScanned = 0
+        public var labelsImproved = 0
+        public var patternsRead = 0
+        public var bytesRead = 0
+        /// Seconds spent searching (reading patterns included).
+        public var searchSeconds = 0.0
+    }
+
+    /// A planner over the feeds `transit` has selected; reads their stop indexes.
+    public init(transit: TransitDatabase) throws {
+        self.transit = transit
+        timetable = try PlannerTimetable(database: transit.database, feeds: transit.selectedFeeds)
+        primaryMemory = SearchMemory(stopCount: timetable.stopCount, patternCount: timetable.patterns.count)
+        secondaryMemory = SearchMemory(stopCount: timetable.stopCount, patternCount: timetable.patterns.count)
+    }
+
+    /// The statements that loaded what the searches needed so far (SQL, values, rows).
+    public var statements: [(sql: String, arguments: [SQLValue], rows: Int)] { timetable.statements }
+
+    private func walks(_ options: JourneyOptions) -> Walks {
+        let key = "\(options.maximumWalk)/\(options.walkSpeed)"
+        if let known = walksBySettings[key] { return known }
+        let made = Walks(timetable: timetable, maximumDistance: options.maximumWalk, speed: options.walkSpeed)
+        walksBySettings[key] = made
+        return made
+    }
+
+    // MARK: Places
+
+    /// Stop numbers of a place's boarding points (nil for a point).
+    private func boardingPoints(_ place: JourneyPlace) -> [Int]? {
+        guard case .stops(let keys) = place else { return nil }
+        return keys.compactMap { timetable.stopNumber(ofKey: $0) }.filter { timetable.isBoardingPoint($0) }
+    }
+
+    /// Where a search from `place` starts, at `time` (engine time), walking `+1` or `-1` in time.
+    private func sources(_ place: JourneyPlace, time: Int, walks: Walks) -> [JourneySearch.Source] {
+        if let points = boardingPoints(place) { return points.map { .init(stop: $0, time: time, walkedFromPoint: nil) } }
+        guard case let .point(latitude, longitude) = place else { return [] }
+        return walks.boardingPoints(near: latitude, longitude).map { stop, metres in
+            let seconds = walks.seconds(forMetres: metres)
+            return .init(stop: stop, time: time + seconds, walkedFromPoint: (seconds, Int(metres.rounded())))
+        }
+    }
+
+    /// Where a search towards `place` ends.
+    private func targets(_ place: JourneyPlace, walks: Walks) -> [JourneySearch.Target] {
+        if let points = boardingPoints(place) { return points.map { .init(stop: $0, walkToPoint: nil) } }
+        guard case let .point(latitude, longitude) = place else { return [] }
+        return walks.boardingPoints(near: latitude, longitude).map { stop, metres in
+            .init(stop: stop, walkToPoint: (walks.seconds(forMetres: metres), Int(metres.rounded())))
+        }
+    }
+
+    /// The direct walk between two points, when they are within the walk radius.
+    private func directWalk(_ from: JourneyPlace, _ to: JourneyPlace, walks: Walks) -> (seconds: Int, metres: Int)? {
+        guard case let .point(a, b) = from, case let .point(c, d) = to else { return nil }
+        let distance = Geo.distance(a, b, c, d)
+        guard distance <= walks.maximumDistance else { return nil }
+        return (walks.seconds(forMetres: distance), Int(distance.rounded()))
+    }
+
+    private func isStop(_ place: JourneyPlace) -> Bool {
+        if case .stops = place { return true }
+        return false
+    }
+
+    // MARK: Questions
+
+    /// The Pareto set of journeys from `from` to `to` leaving at or after `time`.
+    public func plan(from: JourneyPlace, to: JourneyPlace, at time: Int, options: JourneyOptions) throws -> [Journey] {
+        let started = monotonicNow()
+        defer { finish(started) }
+        lastCounters = Counters()
+        let walks = walks(options)
+        let forward = search(.forward, reference: time, bound: JourneySearch.unreached, walks: walks, memory: primaryMemory)
+        try forward.run(sources: sources(from, time: time, walks: walks), targets: targets(to, walks: walks),
+                        rounds: options.maximumRides, walkFromSources: isStop(from))
+        count(forward)
+        var best = directWalk(from, to, walks: walks).map { time + $0.seconds } ?? Int.max
+        var journeys: [Journey] = []
+        if let walk = directWalk(from, to, walks: walks) {
+            journeys.append(Journey(legs: [JourneyLeg(mode: .walk, fromStop: nil, toStop: nil, departure: time, arrival: time + walk.seconds,
+                                                      trip: nil, metres: walk.metres, isRealtime: false)],
+                                    departure: time, arrival: time + walk.seconds))
+        }
+        for rounds in 0...options.maximumRides {
+            guard rounds < forward.arrivals.count, let arrival = forward.arrivals[rounds], arrival.time < best else { continue }
+            best = arrival.time
+            // The journey leaving latest for this arrival with at most `rounds` rides.
+            let backward = search(.backward, reference: time, bound: -time + 1, walks: walks, memory: secondaryMemory)
+            try backward.run(sources: sources(to, time: -arrival.time, walks: walks), targets: targets(from, walks: walks),
+                             rounds: rounds, walkFromSources: isStop(to))
+            count(backward)
+            guard let latest = backward.arrivals.last ?? nil else { continue }
+            journeys.append(try journey(backward, round: backward.arrivals.count - 1, arrival: latest, walks: walks))
+        }
+        return journeys
+    }
+
+    /// The Pareto set of journeys from `from` to `to` arriving by `time`.
+    public func plan(from: JourneyPlace, to: JourneyPlace, arrivingBy time: Int, options: JourneyOptions) throws -> [Journey] {
+        let started = monotonicNow()
+        defer { finish(started) }
+        lastCounters = Counters()
+        let walks = walks(options)
+        let backward = search(.backward, reference: time, bound: JourneySearch.unreached, walks: walks, memory: primaryMemory)
+        try backward.run(sources: sources(to, time: -time, walks: walks), targets: targets(from, walks: walks),
+                         rounds: options.maximumRides, walkFromSources: isStop(to))
+        count(backward)
+        var best = directWalk(from, to, walks: walks).map { -(time - $0.seconds) } ?? Int.max
+        var journeys: [Journey] = []
+        if let walk = directWalk(from, to, walks: walks) {
+            journeys.append(Journey(legs: [JourneyLeg(mode: .walk, fromStop: nil, toStop: nil, departure: time - walk.seconds, arrival: time,
+                                                      trip: nil, metres: walk.metres, isRealtime: false)],
+                                    departure: time - walk.seconds, arrival: time))
+        }
+        for rounds in 0...options.maximumRides {
+            guard rounds < backward.arrivals.count, let latest = backward.arrivals[rounds], latest.time < best else { continue }
+            best = latest.time
+            let departure = -latest.time
+            // The journey leaving then that arrives earliest with at most `rounds` rides.
+            let forward = search(.forward, reference: time, bound: time + 1, walks: walks, memory: secondaryMemory)
+            try forward.run(sources: sources(from, time: departure, walks: walks), targets: targets(to, walks: walks),
+                            rounds: rounds, walkFromSources: isStop(from))
+            count(forward)
+            guard let arrival = forward.arrivals.last ?? nil else { continue }
+            journeys.append(try journey(forward, round: forward.arrivals.count - 1, arrival: arrival, walks: walks))
+        }
+        return journeys
+    }
+
+    /// Every boarding point reached from `from` leaving at `time` within `seconds`, with its
+    /// earliest arrival and the fewest rides reaching it then, by arrival.
+    public func reach(from: JourneyPlace, at time: Int, within seconds: Int, options: JourneyOptions) throws -> [ReachedStop] {
+        let started = monotonicNow()
+        defer { finish(started) }
+        lastCounters = Counters()
+        let walks = walks(options)
+        let forward = search(.forward, reference: time, bound: time + seconds + 1, walks: walks, memory: primaryMemory)
+        try forward.run(sources: sources(from, time: time, walks: walks), targets: [], rounds: options.maximumRides, walkFromSources: isStop(from))
+        count(forward)
+        var best: [Int: (arrival: Int, rides: Int)] = [:]
+        for round in forward.arrivals.indices {
+            for stop in Set(forward.memory.dirtyCells.filter { $0 / timetable.stopCount == round }.map { $0 % timetable.stopCount }) {
+                let arrival = min(forward.rideLabel(round, stop), forward.walkLabel(round, stop))
+                guard arrival <= time + seconds else { continue }
+                if let known = best[stop], known.arrival <= arrival { continue }
+                best[stop] = (arrival, round)
+            }
+        }
+        return best.map { ReachedStop(stop: timetable.key(ofStop: $0.key), arrival: $0.value.arrival, rides: $0.value.rides) }
+            .sorted { ($0.arrival, $0.stop) < ($1.arrival, $1.stop) }
+    }
+
+    // MARK: Searches
+
+    private func search(_ direction: JourneySearch.Direction, reference: Int, bound: Int, walks: Walks, memory: SearchMemory) -> JourneySearch {
+        JourneySearch(timetable: timetable, walks: walks, memory: memory, direction: direction, reference: reference, bound: bound)
+    }
+
+    private func count(_ search: JourneySearch) {
+        lastCounters.searches += 1
+        lastCounters.rounds += max(search.arrivals.count - 1, 0)
+        lastCounters.routesScanned += search.routesScanned
+        lastCounters.labelsImproved += search.labelsImproved
+    }
+
+    private func finish(_ started: Double) {
+        lastCounters.searchSeconds = monotonicNow() - started
+        lastCounters.patternsRead = timetable.patternsRead
+        lastCounters.bytesRead = timetable.bytesRead
+    }
+
+    /// The journey a search found for the target label `arrival` of round `round`, in time order.
+    private func journey(_ search: JourneySearch, round: Int, arrival: JourneySearch.Arrival, walks: Walks) throws -> Journey {
+        let forward = search.direction == .forward
+        /// A leg as the search reached it, with real from/to stop numbers (nil: a point).
+        struct Step {
+            var mode: JourneyLeg.Mode
+            var from: Int?
+            var to: Int?
+            var ride: (pattern: Int, day: Int, run: Int, board: Int, alight: Int)?
+            var seconds = 0
+            var metres = 0
+        }
+        /// A walk between two stops or a stop and the point, given in the search's direction.
+        func walk(_ near: Int?, _ far: Int?, seconds: Int, metres: Int) -> Step {
+            // Forward the search goes back from the far end; backward it goes on from the near end.
+            forward ? Step(mode: .walk, from: far, to: near, seconds: seconds, metres: metres)
+                    : Step(mode: .walk, from: near, to: far, seconds: seconds, metres: metres)
+        }
+        var steps: [Step] = []
+        var (round, stop, byRide) = (round, arrival.stop, arrival.byRide)
+        if let target = search.targetWalk[stop] ?? nil {
+            // The walk between the search's last stop and its point: forward on to the
+            // destination point, backward from the origin point.
+            steps.append(Step(mode: .walk, from: forward ? stop : nil, to: forward ? nil : stop, seconds: target.seconds, metres: target.metres))
+        }
+        reconstruction: while true {
+            if byRide {
+                let parent = search.rideParent(round, stop)
+                guard parent.pattern >= 0 else { break }
+                let (pattern, day, run, enter, leave) = (Int(parent.pattern), Int(parent.day), Int(parent.run), Int(parent.enter), Int(parent.leave))
+                let stops = try timetable.pattern(pattern).stops
+                steps.append(Step(mode: .ride, ride: (pattern, day, run, forward ? enter : leave, forward ? leave : enter)))
+                round -= 1
+                stop = timetable.stopNumber(ofKey: stops[enter]) ?? 0
+                byRide = !search.enteredFromWalk(round: round, stop: stop)
+                continue
+            }
+            let parent = search.walkParent(round, stop)
+            switch parent.from {
+            case JourneySearch.WalkParent.fromPoint:
+                // Walked from the point the search started at.
+                steps.append(walk(stop, nil, seconds: Int(parent.seconds), metres: search.sourceWalk[stop]?.metres ?? 0))
+                break reconstruction
+            case 0...:
+                let from = Int(parent.from)
+                steps.append(walk(stop, from, seconds: Int(parent.seconds), metres: Int((walks.metres(from: from, to: stop) ?? 0).rounded())))
+                stop = from
+                byRide = round > 0
+            default:
+                break reconstruction
+            }
+        }
+        if forward { steps.reverse() }
+
+        // Rides keep their times; walks before the first ride end as it leaves, the others start
+        // as the ride before arrives.
+        var rides: [Int: (departure: Int, arrival: Int, trip: Int, from: Int, to: Int, path: [Int])] = [:]
+        for (index, step) in steps.enumerated() {
+            guard let ride = step.ride else { continue }
+            let pattern = try timetable.pattern(ride.pattern)
+            let base = search.days[timetable.part(ofPattern: ride.pattern)][ride.day].base
+            rides[index] = (base + pattern.departure(run: ride.run, at: ride.board), base + pattern.arrival(run: ride.run, at: ride.alight),
+                            pattern.trips[ride.run], pattern.stops[ride.board], pattern.stops[ride.alight],
+                            Array(pattern.stops[ride.board...ride.alight]))
+        }
+        let walked = steps.map(\.seconds).reduce(0, +)
+        var clock: Int
+        if let first = rides.keys.min() {
+            clock = rides[first]!.departure - steps[..<first].map(\.seconds).reduce(0, +)
+        } else {
+            // No ride: a walk, or nothing when the origin is the destination.
+            clock = forward ? arrival.time - walked : -arrival.time
+        }
+        let departure = clock
+        var legs: [JourneyLeg] = []
+        for (index, step) in steps.enumerated() {
+            if let ride = rides[index] {
+                legs.append(JourneyLeg(mode: .ride, fromStop: ride.from, toStop: ride.to, departure: ride.departure, arrival: ride.arrival,
+                                       trip: ride.trip, metres: 0, isRealtime: false, path: ride.path))
+                clock = ride.arrival
+            } else {
+                legs.append(JourneyLeg(mode: .walk, fromStop: step.from.map(timetable.key(ofStop:)), toStop: step.to.map(timetable.key(ofStop:)),
+                                       departure: clock, arrival: clock + step.seconds, trip: nil, metres: step.metres, isRealtime: false))
+                clock += step.seconds
+            }
+        }
+        return Journey(legs: legs, departure: departure, arrival: clock)
+    }
+}
+
+/// Seconds on a monotonic clock.
+func monotonicNow() -> Double {
+    var time = timespec()
+    clock_gettime(CLOCK_MONOTONIC, &time)
+    return Double(time.tv_sec) + Double(time.tv_nsec) / 1e9
+}

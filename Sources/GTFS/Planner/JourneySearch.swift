@@ -1,0 +1,383 @@
+/// One round-based search (RAPTOR) over the planner's patterns, in either direction.
+///
+/// Forward, labels are arrival instants and round k holds the earliest arrivals with k rides.
+/// Backward (for `--arrive-by`, and to find the latest departure of a journey), the same code runs
+/// on negated instants over the patterns read from their last stop to their first: "enter" is
+/// alighting, "leave" is boarding, walks are taken in reverse, and a smaller label is a later
+/// departure. Each round scans the patterns calling at the stops whose labels improved in the
+/// round before, once per service day that can reach the search (the day before, the day, the day
+/// after, each in its feed's zone), then takes one walk from each stop a ride reached.
+///
+/// Two labels per stop and round: reached by a ride (a further ride from there must respect the
+/// stop's change rule, and a walk may follow) and reached by a walk or as a source (a ride may
+/// follow at once, a walk may not, except from a source that was not walked to).
+final class JourneySearch {
+    enum Direction { case forward, backward }
+
+    /// Where a search starts: stops with their labels (engine time) and how the rider got there.
+    struct Source {
+        let stop: Int
+        let time: Int
+        /// Seconds and metres walked from a point to the stop (nil: the rider is at the stop).
+        let walkedFromPoint: (seconds: Int, metres: Int)?
+    }
+
+    /// Where a search ends: stops, each with the seconds of a final walk to a point (nil: the stop
+    /// itself is the end).
+    struct Target {
+        let stop: Int
+        let walkToPoint: (seconds: Int, metres: Int)?
+    }
+
+    /// How a ride label was reached: the run ridden (pattern −1: not reached by a ride).
+    struct RideParent {
+        var pattern: Int32 = -1
+        var run: Int32 = 0
+        var enter: Int32 = 0
+        var leave: Int32 = 0
+        var day: Int32 = 0
+    }
+
+    /// How a walk label was reached: from a stop, from the point the search starts at
+    /// (`fromPoint`), or as a source (`source`); `none` when not reached.
+    struct WalkParent {
+        static let none: Int32 = -3
+        static let source: Int32 = -2
+        static let fromPoint: Int32 = -1
+        var from: Int32 = WalkParent.none
+        var seconds: Int32 = 0
+    }
+
+    /// The best target label of a round and where it came from.
+    struct Arrival {
+        let time: Int
+        let stop: Int
+        let byRide: Bool
+    }
+
+    let timetable: PlannerTimetable
+    let walks: Walks
+    let direction: Direction
+    /// Per feed part, the three service days: (date, noon − 12 h).
+    let days: [[(date: ServiceDate, base: Int)]]
+    /// Labels not below this (engine time) are not kept: the destination's best so far, or a bound.
+    var bound: Int
+
+    /// Labels, parents and bests, reused from search to search.
+    let memory: SearchMemory
+    private let n: Int
+    /// Per round, the best target label so far (with fewer rides included).
+    private(set) var arrivals: [Arrival?] = []
+    /// Per target stop, the walk from it to the point the search ends at (nil: none).
+    private(set) var targetWalk: [Int: (seconds: Int, metres: Int)?] = [:]
+    /// Per source stop reached by walking from the point the search starts at, that walk.
+    private(set) var sourceWalk: [Int: (seconds: Int, metres: Int)] = [:]
+    /// Counters for `--explain`.
+    private(set) var routesScanned = 0
+    private(set) var labelsImproved = 0
+
+    static let unreached = Int.max / 4
+
+    /// A search in `direction` over the service days around the instant `reference` (the
+    /// question's), keeping labels below `bound` (engine time).
+    init(timetable: PlannerTimetable, walks: Walks, memory: SearchMemory, direction: Direction, reference: Int, bound: Int) {
+        self.timetable = timetable
+        self.memory = memory
+        n = timetable.stopCount
+        self.walks = walks
+        self.direction = direction
+        self.bound = bound
+        var days: [[(ServiceDate, Int)]] = []
+        for part in timetable.parts {
+            let zone = part.feed.timeZone
+            let date = zone.localTime(of: reference).date
+            days.append([-1, 0, 1].map { offset in
+                let day = date.adding(days: offset)
+                return (day, zone.noonMinusTwelveHours(day))
+            })
+        }
+        self.days = days
+    }
+
+    deinit { memory.clean() }
+
+    /// The ride label of `stop` in `round` (engine time; unreached when none).
+    @inline(__always) func rideLabel(_ round: Int, _ stop: Int) -> Int { memory.rideLabels[round * n + stop] }
+    /// The walk (or source) label of `stop` in `round`.
+    @inline(__always) func walkLabel(_ round: Int, _ stop: Int) -> Int { memory.walkLabels[round * n + stop] }
+    @inline(__always) func rideParent(_ round: Int, _ stop: Int) -> RideParent { memory.rideParents[round * n + stop] }
+    @inline(__always) func walkParent(_ round: Int, _ stop: Int) -> WalkParent { memory.walkParents[round * n + stop] }
+
+    private func setRide(_ round: Int, _ stop: Int, _ time: Int, _ parent: RideParent) {
+        let index = round * n + stop
+        memory.rideLabels[index] = time
+        memory.rideParents[index] = parent
+        memory.dirtyCells.append(index)
+        memory.bestRide[stop] = time
+        memory.dirtyStops.append(stop)
+    }
+
+    private func setWalk(_ round: Int, _ stop: Int, _ time: Int, _ parent: WalkParent) {
+        let index = round * n + stop
+        memory.walkLabels[index] = time
+        memory.walkParents[index] = parent
+        memory.dirtyCells.append(index)
+        memory.bestWalk[stop] = time
+        memory.dirtyStops.append(stop)
+    }
+
+    /// Engine time of an instant.
+    @inline(__always) private func engine(_ instant: Int) -> Int { direction == .forward ? instant : -instant }
+
+    /// Runs up to `rounds` rides from `sources` towards `targets` (empty: no target, as `reach`).
+    func run(sources: [Source], targets: [Target], rounds: Int, walkFromSources: Bool) throws {
+        memory.prepare(rounds: rounds)
+        for target in targets { targetWalk[target.stop] = target.walkToPoint }
+        for source in sources { if let walk = source.walkedFromPoint { sourceWalk[source.stop] = walk } }
+        let unwalkedSources = Set(sources.filter { $0.walkedFromPoint == nil }.map(\.stop))
+
+        /// The best target label reachable from this round's labels.
+        func recordArrival(round: Int) {
+            var best = round > 0 ? arrivals[round - 1] : nil
+            for (stop, walk) in targetWalk {
+                if let walk {
+                    let ride = rideLabel(round, stop)
+                    if ride < JourneySearch.unreached, best == nil || ride + walk.seconds < best!.time {
+                        best = Arrival(time: ride + walk.seconds, stop: stop, byRide: true)
+                    }
+                    // A source nobody walked to may still walk to the point.
+                    if round == 0, walkParent(0, stop).from == WalkParent.source, unwalkedSources.contains(stop) {
+                        let time = walkLabel(0, stop) + walk.seconds
+                        if best == nil || time < best!.time { best = Arrival(time: time, stop: stop, byRide: false) }
+                    }
+                } else {
+                    let ride = rideLabel(round, stop), walked = walkLabel(round, stop)
+                    if ride < JourneySearch.unreached, best == nil || ride < best!.time { best = Arrival(time: ride, stop: stop, byRide: true) }
+                    if walked < JourneySearch.unreached, best == nil || walked < best!.time { best = Arrival(time: walked, stop: stop, byRide: false) }
+                }
+            }
+            arrivals.append(best)
+            if let best, !targets.isEmpty { bound = min(bound, best.time) }
+        }
+
+        // Round 0: the sources, and one walk from each (when the rider is at a stop, not a point).
+        var marked: [Int] = []
+        for source in sources where source.time < bound && source.time < walkLabel(0, source.stop) {
+            setWalk(0, source.stop, source.time, source.walkedFromPoint.map { WalkParent(from: WalkParent.fromPoint, seconds: Int32($0.seconds)) }
+                                                    ?? WalkParent(from: WalkParent.source, seconds: 0))
+            marked.append(source.stop)
+        }
+        if walkFromSources {
+            for source in sources where source.time < bound && source.walkedFromPoint == nil {
+                for (other, seconds) in footpaths(of: source.stop) where source.time + seconds < min(memory.bestWalk[other], bound) {
+                    setWalk(0, other, source.time + seconds, WalkParent(from: Int32(source.stop), seconds: Int32(seconds)))
+                    marked.append(other)
+                }
+            }
+        }
+        var thresholds = enterThresholds(round: 0, stops: marked)
+        recordArrival(round: 0)
+
+        var touchedPatterns: [Int] = []
+        for round in stride(from: 1, through: rounds, by: 1) {
+            guard !thresholds.isEmpty else { break }
+            // The patterns to scan, each from the first position (in the direction of travel) a
+            // marked stop has in it.
+            touchedPatterns.removeAll(keepingCapacity: true)
+            for (stop, _) in thresholds {
+                let part = timetable.part(ofStop: stop)
+                for call in timetable.calls(atStop: stop) {
+                    let number = timetable.patternNumber(part: part, id: call.pattern)
+                    let position = Int32(call.position)
+                    let known = memory.patternStart[number]
+                    if known < 0 { touchedPatterns.append(number) }
+                    if known < 0 || (direction == .forward ? position < known : position > known) { memory.patternStart[number] = position }
+                }
+            }
+            var reached: [Int] = []
+            for (stop, limit) in thresholds { memory.enterLimit[stop] = min(memory.enterLimit[stop], limit) }
+            touchedPatterns.sort()
+            for number in touchedPatterns {
+                let start = Int(memory.patternStart[number])
+                memory.patternStart[number] = -1
+                try scan(try timetable.pattern(number), number: number, part: timetable.part(ofPattern: number), from: start, round: round, reached: &reached)
+            }
+            for (stop, _) in thresholds { memory.enterLimit[stop] = JourneySearch.unreached }
+            // One walk from each stop a ride reached.
+            var walked: [Int] = []
+            for stop in reached where rideLabel(round, stop) < JourneySearch.unreached {
+                let time = rideLabel(round, stop)
+                for (other, seconds) in footpaths(of: stop) where time + seconds < min(memory.bestWalk[other], bound) {
+                    setWalk(round, other, time + seconds, WalkParent(from: Int32(stop), seconds: Int32(seconds)))
+                    walked.append(other)
+                    labelsImproved += 1
+                }
+            }
+            recordArrival(round: round)
+            thresholds = enterThresholds(round: round, stops: reached + walked)
+        }
+    }
+
+    /// The walks a label at `stop` may take: forward leaving it, backward arriving at it.
+    private func footpaths(of stop: Int) -> [(stop: Int, seconds: Int)] {
+        direction == .forward ? walks.walks(from: stop) : walks.walks(to: stop)
+    }
+
+    /// For the stops given, the label from which the next round may enter a ride there (the walk
+    /// label, or the ride label plus the change time where a change is allowed), when it improves.
+    private func enterThresholds(round: Int, stops: [Int]) -> [(Int, Int)] {
+        var result: [(Int, Int)] = []
+        for stop in stops {
+            var threshold = walkLabel(round, stop)
+            var fromWalk = threshold < JourneySearch.unreached
+            let ride = rideLabel(round, stop)
+            if ride < JourneySearch.unreached, let change = walks.change(at: stop), ride + change < threshold {
+                threshold = ride + change
+                fromWalk = false
+            }
+            guard threshold < memory.bestEnter[stop], threshold < bound else { continue }
+            memory.bestEnter[stop] = threshold
+            memory.dirtyStops.append(stop)
+            memory.enteredFromWalk[round * n + stop] = fromWalk
+            memory.dirtyCells.append(round * n + stop)
+            result.append((stop, threshold))
+        }
+        return result
+    }
+
+    /// Scans `pattern` from `start` on each service day, riding the earliest catchable run.
+    private func scan(_ pattern: TripPattern, number: Int, part: Int, from start: Int, round: Int, reached: inout [Int]) throws {
+        routesScanned += 1
+        let stopNumbers = pattern.stopNumbers
+        let count = stopNumbers.count
+        let forward = direction == .forward
+        for (dayIndex, day) in days[part].enumerated() {
+            let running = try timetable.runningRuns(of: pattern, number: number, part: part, on: day.date)
+            guard running.contains(true) else { continue }
+            var current = -1   // a run index of the pattern, -1: none yet
+            var enteredAt = 0
+            // The positions in the direction of travel: forward from `start` to the end, backward
+            // from `start` down to the first.
+            var position = start
+            while forward ? position < count : position >= 0 {
+                defer { position += forward ? 1 : -1 }
+                let stop = stopNumbers[position]
+                guard stop >= 0 else { continue }
+                if current >= 0, forward ? pattern.canAlight(at: position) : pattern.canBoard(at: position) {
+                    let time = forward ? day.base + pattern.arrival(run: current, at: position) : -(day.base + pattern.departure(run: current, at: position))
+                    if time < memory.bestRide[stop], time < bound {
+                        if rideLabel(round, stop) == JourneySearch.unreached { reached.append(stop) }
+                        setRide(round, stop, time, RideParent(pattern: Int32(number), run: Int32(current), enter: Int32(enteredAt),
+                                                              leave: Int32(position), day: Int32(dayIndex)))
+                        labelsImproved += 1
+                    }
+                }
+                let limit = memory.enterLimit[stop]
+                if limit < JourneySearch.unreached, forward ? pattern.canBoard(at: position) : pattern.canAlight(at: position),
+                   let run = catchableRun(pattern, at: position, limit: limit, base: day.base, running: running),
+                   current < 0 || (forward ? run < current : run > current) {
+                    current = run
+                    enteredAt = position
+                }
+            }
+        }
+    }
+
+    /// The first run (forward: earliest departure; backward: latest arrival) that can be entered
+    /// at `position` at or after engine time `limit` and runs that day.
+    private func catchableRun(_ pattern: TripPattern, at position: Int, limit: Int, base: Int, running: [Bool]) -> Int? {
+        let runs = pattern.runCount
+        if direction == .forward {
+            let wanted = limit - base
+            var low = 0, high = runs
+            while low < high {
+                let mid = (low + high) / 2
+                if pattern.departure(run: mid, at: position) < wanted { low = mid + 1 } else { high = mid }
+            }
+            var run = low
+            while run < runs {
+                if running[run] { return run }
+                run += 1
+            }
+            return nil
+        } else {
+            // -(base + arrival) >= limit  ⇔  arrival <= -limit - base
+            let wanted = -limit - base
+            var low = 0, high = runs
+            while low < high {
+                let mid = (low + high) / 2
+                if pattern.arrival(run: mid, at: position) <= wanted { low = mid + 1 } else { high = mid }
+            }
+            var run = low - 1
+            while run >= 0 {
+                if running[run] { return run }
+                run -= 1
+            }
+            return nil
+        }
+    }
+
+    /// Whether the next ride from `stop` after `round` was entered from its walk label.
+    func enteredFromWalk(round: Int, stop: Int) -> Bool { memory.enteredFromWalk[round * n + stop] }
+}
+
+/// The labels, parents and bests of searches over one timetable, allocated once and reused:
+/// after a search only the cells it wrote are reset, so a batch of questions does not clear
+/// (or page in) every stop's entries for each search.
+final class SearchMemory {
+    let stopCount: Int
+    private(set) var roundCapacity = 0
+    var rideLabels: [Int] = []
+    var walkLabels: [Int] = []
+    var rideParents: [JourneySearch.RideParent] = []
+    var walkParents: [JourneySearch.WalkParent] = []
+    var enteredFromWalk: [Bool] = []
+    var bestRide: [Int]
+    var bestWalk: [Int]
+    var bestEnter: [Int]
+    var enterLimit: [Int]
+    /// Per pattern number, the position a round starts scanning it at (−1: not marked).
+    var patternStart: [Int32]
+    /// Round cells (round × stops + stop) and stops written since the last reset.
+    var dirtyCells: [Int] = []
+    var dirtyStops: [Int] = []
+
+    init(stopCount: Int, patternCount: Int) {
+        self.stopCount = stopCount
+        bestRide = [Int](repeating: JourneySearch.unreached, count: stopCount)
+        bestWalk = bestRide
+        bestEnter = bestRide
+        enterLimit = bestRide
+        patternStart = [Int32](repeating: -1, count: patternCount)
+    }
+
+    /// Room for `rounds` rides (rounds + 1 rows of labels).
+    func prepare(rounds: Int) {
+        guard rounds + 1 > roundCapacity else { return }
+        let extra = (rounds + 1 - roundCapacity) * stopCount
+        rideLabels += [Int](repeating: JourneySearch.unreached, count: extra)
+        walkLabels += [Int](repeating: JourneySearch.unreached, count: extra)
+        rideParents += [JourneySearch.RideParent](repeating: .init(), count: extra)
+        walkParents += [JourneySearch.WalkParent](repeating: .init(), count: extra)
+        enteredFromWalk += [Bool](repeating: false, count: extra)
+        roundCapacity = rounds + 1
+    }
+
+    /// Resets what the last search wrote.
+    func clean() {
+        for index in dirtyCells {
+            rideLabels[index] = JourneySearch.unreached
+            walkLabels[index] = JourneySearch.unreached
+            rideParents[index] = .init()
+            walkParents[index] = .init()
+            enteredFromWalk[index] = false
+        }
+        for stop in dirtyStops {
+            bestRide[stop] = JourneySearch.unreached
+            bestWalk[stop] = JourneySearch.unreached
+            bestEnter[stop] = JourneySearch.unreached
+        }
+        dirtyCells.removeAll(keepingCapacity: true)
+        dirtyStops.removeAll(keepingCapacity: true)
+    }
+}

@@ -1,0 +1,110 @@
+/// Little-endian packing of the journey planner's stored timetable: fixed-width integers and
+/// reals appended to a byte array at import, read back in place (unaligned) at query time.
+struct PackedWriter {
+    /// The bytes written so far.
+    private(set) var bytes: [UInt8] = []
+
+    /// Appends `value` as 4 little-endian bytes.
+    mutating func append(_ value: Int32) {
+        withUnsafeBytes(of: value.littleEndian) { bytes.append(contentsOf: $0) }
+    }
+
+    /// Appends `value` as 4 little-endian bytes.
+    mutating func append(_ value: UInt32) {
+        withUnsafeBytes(of: value.littleEndian) { bytes.append(contentsOf: $0) }
+    }
+
+    /// Appends `value` as 8 little-endian bytes.
+    mutating func append(_ value: Int64) {
+        withUnsafeBytes(of: value.littleEndian) { bytes.append(contentsOf: $0) }
+    }
+
+    /// Appends `value`'s IEEE 754 bits as 8 little-endian bytes.
+    mutating func append(_ value: Double) {
+        append(Int64(bitPattern: value.bitPattern))
+    }
+
+    /// Appends one byte.
+    mutating func append(_ value: UInt8) {
+        bytes.append(value)
+    }
+}
+
+/// Reads what `PackedWriter` wrote, in the same order; a read past the end is reported as a
+/// damaged planner table (the caller says which), never a crash.
+struct PackedReader {
+    private let buffer: UnsafeRawBufferPointer
+    /// Where the next read starts.
+    private(set) var offset = 0
+
+    init(_ buffer: UnsafeRawBufferPointer) {
+        self.buffer = buffer
+    }
+
+    /// Thrown when the stored bytes end before what their header announces.
+    struct Truncated: Error {}
+
+    /// Whether `count` more bytes can be read.
+    func hasBytes(_ count: Int) -> Bool { count >= 0 && offset + count <= buffer.count }
+
+    mutating func int32() throws -> Int32 {
+        guard hasBytes(4) else { throw Truncated() }
+        defer { offset += 4 }
+        return Int32(littleEndian: buffer.loadUnaligned(fromByteOffset: offset, as: Int32.self))
+    }
+
+    mutating func uint32() throws -> UInt32 {
+        guard hasBytes(4) else { throw Truncated() }
+        defer { offset += 4 }
+        return UInt32(littleEndian: buffer.loadUnaligned(fromByteOffset: offset, as: UInt32.self))
+    }
+
+    mutating func int64() throws -> Int64 {
+        guard hasBytes(8) else { throw Truncated() }
+        defer { offset += 8 }
+        return Int64(littleEndian: buffer.loadUnaligned(fromByteOffset: offset, as: Int64.self))
+    }
+
+    mutating func double() throws -> Double {
+        Double(bitPattern: UInt64(bitPattern: try int64()))
+    }
+
+    mutating func uint8() throws -> UInt8 {
+        guard hasBytes(1) else { throw Truncated() }
+        defer { offset += 1 }
+        return buffer[offset]
+    }
+
+    /// `count` 4-byte integers in one copy.
+    mutating func int32s(_ count: Int) throws -> [Int32] {
+        guard hasBytes(count * 4) else { throw Truncated() }
+        let start = offset
+        offset += count * 4
+        return [Int32](unsafeUninitializedCapacity: count) { values, initialized in
+            for index in 0..<count {
+                values[index] = Int32(littleEndian: buffer.loadUnaligned(fromByteOffset: start + index * 4, as: Int32.self))
+            }
+            initialized = count
+        }
+    }
+
+    /// `count` 8-byte integers as `Int`s.
+    mutating func ints(_ count: Int) throws -> [Int] {
+        guard hasBytes(count * 8) else { throw Truncated() }
+        let start = offset
+        offset += count * 8
+        return [Int](unsafeUninitializedCapacity: count) { values, initialized in
+            for index in 0..<count {
+                values[index] = Int(Int64(littleEndian: buffer.loadUnaligned(fromByteOffset: start + index * 8, as: Int64.self)))
+            }
+            initialized = count
+        }
+    }
+
+    /// `count` single bytes.
+    mutating func bytes(_ count: Int) throws -> [UInt8] {
+        guard hasBytes(count) else { throw Truncated() }
+        defer { offset += count }
+        return Array(buffer[offset..<(offset + count)])
+    }
+}

@@ -1,0 +1,86 @@
+import FetchRequest
+
+/// A feed's stops as the journey planner needs them, stored as row 0 of `planner_<feed>`: each
+/// stop's position (walks are measured between them), parent station and `location_type`, and the
+/// patterns calling at it with the position of each call. Stops are indexed by their slot in the
+/// feed (key − feed base − 1), so a stop key finds its entry without a lookup.
+///
+/// Stored (little-endian): stop count N (u32); N latitudes, N longitudes (f64; NaN when absent);
+/// N parent slots (i32; −1 when none); N location types (u8); N + 1 offsets (u32) into the calls;
+/// the calls as (pattern id, position) pairs (u32 each).
+public struct PlannerStopIndex: Sendable {
+    public let latitudes: [Double]
+    public let longitudes: [Double]
+    /// The slot of each stop's parent station, −1 when none.
+    let parents: [Int32]
+    let locationTypes: [UInt8]
+    /// Stop slot s calls at `calls[offsets[s]..<offsets[s + 1]]`.
+    let offsets: [UInt32]
+    /// (pattern id, position in the pattern).
+    let calls: [(pattern: UInt32, position: UInt32)]
+
+    var count: Int { latitudes.count }
+
+    /// The stored form for the stops of feed `feedKey` and its `patterns` (ids from 1 in order).
+    static func packed(database: Database, feedKey: Int, patternStops: [[Int]]) throws -> [UInt8] {
+        let base = FeedKeys.base(of: feedKey)
+        var latitudes: [Double] = []
+        var longitudes: [Double] = []
+        var parents: [Int32] = []
+        var types: [UInt8] = []
+        let keys = FeedKeys.range(of: feedKey)
+        let request = FetchRequest<Stop>().filter(Stop.column("id").between(keys.lowerBound, and: keys.upperBound))
+            .sorted(by: [Stop.column("id").ascending])
+        try database.forEachRow(request.prepare()) { row in
+            let stop = try Stop(row: row)
+            let slot = stop.key - base - 1
+            while latitudes.count < slot {
+                latitudes.append(.nan); longitudes.append(.nan); parents.append(-1); types.append(0)
+            }
+            latitudes.append(stop.latitude ?? .nan)
+            longitudes.append(stop.longitude ?? .nan)
+            parents.append(Int32(stop.parent.map { $0 - base - 1 } ?? -1))
+            types.append(UInt8(clamping: stop.locationType))
+        }
+        var callsByStop = [[(UInt32, UInt32)]](repeating: [], count: latitudes.count)
+        for (index, stops) in patternStops.enumerated() {
+            for (position, stop) in stops.enumerated() where stop - base - 1 < callsByStop.count {
+                callsByStop[stop - base - 1].append((UInt32(index + 1), UInt32(position)))
+            }
+        }
+        var writer = PackedWriter()
+        writer.append(UInt32(latitudes.count))
+        for value in latitudes { writer.append(value) }
+        for value in longitudes { writer.append(value) }
+        for value in parents { writer.append(value) }
+        for value in types { writer.append(value) }
+        var offset: UInt32 = 0
+        writer.append(offset)
+        for calls in callsByStop {
+            offset += UInt32(calls.count)
+            writer.append(offset)
+        }
+        for calls in callsByStop {
+            for (pattern, position) in calls {
+                writer.append(pattern)
+                writer.append(position)
+            }
+        }
+        return writer.bytes
+    }
+
+    /// The index stored as `bytes`.
+    init(packed bytes: UnsafeRawBufferPointer) throws {
+        var reader = PackedReader(bytes)
+        let count = Int(try reader.uint32())
+        guard reader.hasBytes(count * 21 + 4) else { throw PackedReader.Truncated() }
+        latitudes = try (0..<count).map { _ in try reader.double() }
+        longitudes = try (0..<count).map { _ in try reader.double() }
+        parents = try reader.int32s(count)
+        locationTypes = try reader.bytes(count)
+        offsets = try (0...count).map { _ in try reader.uint32() }
+        let callCount = Int(offsets[count])
+        guard reader.hasBytes(callCount * 8) else { throw PackedReader.Truncated() }
+        calls = try (0..<callCount).map { _ in (try reader.uint32(), try reader.uint32()) }
+    }
+}

@@ -1,0 +1,220 @@
+import FetchRequest
+
+/// What journey searches read, loaded from `planner_<feed>` as they need it: each selected feed's
+/// stop index at once, a pattern only when a search first reaches one of its stops, the services
+/// running on a day when a search first asks for it. Kept for the whole process, so a batch of
+/// questions reads each piece once.
+///
+/// Stops are numbered across the feeds (a feed's stops follow the previous feed's), so one array
+/// per label serves every feed and walks join stops of different feeds.
+final class PlannerTimetable {
+    /// One feed's part.
+    struct FeedPart {
+        let feed: Feed
+        let stops: PlannerStopIndex
+        /// The number of the feed's first stop across the feeds.
+        let firstStop: Int
+        /// The number of the feed's pattern 1 across the feeds, minus 1.
+        let patternOffset: Int
+        let patternCount: Int
+        /// transfers.txt rows that name no route and no trip, by stop or station key.
+        let transfersFrom: [Int: [TransferRule]]
+        let transfersTo: [Int: [TransferRule]]
+    }
+
+    /// A transfers.txt row the planner applies.
+    struct TransferRule {
+        let from: Int
+        let to: Int
+        /// 0–3 (4 and 5 are left out when read).
+        let type: Int
+        let minimumTime: Int?
+    }
+
+    let database: Database
+    let parts: [FeedPart]
+    let stopCount: Int
+    /// Patterns across the feeds, read on first use.
+    private(set) var patterns: [TripPattern?]
+    private var patternStatements: [Statement] = []
+    /// How many patterns and bytes were read (for `--explain`).
+    private(set) var patternsRead = 0
+    private(set) var bytesRead = 0
+    /// The services running on a date, by feed index and yyyymmdd.
+    private var services: [Int: Set<Int>] = [:]
+    /// The statements run to load what a search needed, for `--explain`.
+    private(set) var statements: [(sql: String, arguments: [SQLValue], rows: Int)] = []
+
+    /// Loads the stop indexes of `feeds` from `database`; throws `TransitError.noPlannerTimetable`
+    /// when a feed was imported before the planner's timetable existed.
+    init(database: Database, feeds: [Feed]) throws {
+        self.database = database
+        var parts: [FeedPart] = []
+        var firstStop = 0
+        var patternOffset = 0
+        for feed in feeds {
+            let table = Schema.planner(feed.key)
+            guard try database.count(Query(table: "sqlite_master").filter(Column("name") == table.name)) > 0 else {
+                throw TransitError.noPlannerTimetable(feed: feed.name)
+            }
+            var patternCount = 0
+            try database.forEachRow(SQLGenerator.prepare(Query(table: table.name).select([SelectedProperty(Column("id").max)]))) {
+                patternCount = $0.optionalInt(0) ?? 0
+            }
+            let select = SQLGenerator.prepare(Query(table: table.name).select(Column("data")).filter(Column("id") == 0))
+            var index: PlannerStopIndex?
+            try database.forEachRow(select) { row in index = try row.withBlob(0) { try PlannerStopIndex(packed: $0) } }
+            guard let index else { throw TransitError.noPlannerTimetable(feed: feed.name) }
+            let (from, to) = try PlannerTimetable.transferRules(feed: feed, in: database)
+            parts.append(FeedPart(feed: feed, stops: index, firstStop: firstStop, patternOffset: patternOffset,
+                                  patternCount: patternCount, transfersFrom: from, transfersTo: to))
+            firstStop += index.count
+            patternOffset += patternCount
+        }
+        self.parts = parts
+        stopCount = firstStop
+        patterns = [TripPattern?](repeating: nil, count: patternOffset)
+        for part in parts {
+            let sql = SQLGenerator.prepare(Query(table: Schema.planner(part.feed.key).name).select(Column("data"))
+                .filter(Column("id") == SQLExpression.variable("id"))).sql
+            patternStatements.append(try database.makeStatement(sql))
+        }
+    }
+
+    /// The transfers.txt rows of `feed` the planner applies (no route or trip named, types 0–3),
+    /// by their from and to keys.
+    private static func transferRules(feed: Feed, in database: Database) throws -> (from: [Int: [TransferRule]], to: [Int: [TransferRule]]) {
+        let table = Schema.transfers(feed.key)
+        var from: [Int: [TransferRule]] = [:]
+        var to: [Int: [TransferRule]] = [:]
+        let query = Query(table: table.name).select(Column("from_stop"), Column("to_stop"), Column("transfer_type"), Column("min_transfer_time"))
+            .filter(Column("from_route").isNull && Column("to_route").isNull && Column("from_trip").isNull && Column("to_trip").isNull)
+            .filter(Column("from_stop").isNotNull && Column("to_stop").isNotNull && Column("transfer_type") <= 3)
+        try database.forEachRow(SQLGenerator.prepare(query)) { row in
+            let rule = TransferRule(from: row.int("from_stop"), to: row.int("to_stop"), type: row.int("transfer_type"),
+                                    minimumTime: row.optionalInt("min_transfer_time"))
+            from[rule.from, default: []].append(rule)
+            to[rule.to, default: []].append(rule)
+        }
+        return (from, to)
+    }
+
+    // MARK: Stops
+
+    /// The feed part holding stop number `stop`.
+    func part(ofStop stop: Int) -> Int {
+        var index = parts.count - 1
+        while index > 0 && parts[index].firstStop > stop { index -= 1 }
+        return index
+    }
+
+    /// The number of the stop keyed `key`, or nil when its feed is not loaded.
+    func stopNumber(ofKey key: Int) -> Int? {
+        let feed = FeedKeys.feed(of: key)
+        guard let part = parts.first(where: { $0.feed.key == feed }) else { return nil }
+        let slot = key - FeedKeys.base(of: feed) - 1
+        guard slot >= 0, slot < part.stops.count else { return nil }
+        return part.firstStop + slot
+    }
+
+    /// The key of stop number `stop`.
+    func key(ofStop stop: Int) -> Int {
+        let part = parts[part(ofStop: stop)]
+        return FeedKeys.base(of: part.feed.key) + 1 + (stop - part.firstStop)
+    }
+
+    /// The position of stop number `stop` (nil when the feed gives none).
+    func position(ofStop stop: Int) -> (latitude: Double, longitude: Double)? {
+        let part = parts[part(ofStop: stop)]
+        let slot = stop - part.firstStop
+        let (latitude, longitude) = (part.stops.latitudes[slot], part.stops.longitudes[slot])
+        return latitude.isNaN || longitude.isNaN ? nil : (latitude, longitude)
+    }
+
+    /// The parent station's number of stop number `stop`, if any.
+    func parent(ofStop stop: Int) -> Int? {
+        let part = parts[part(ofStop: stop)]
+        let parent = part.stops.parents[stop - part.firstStop]
+        return parent < 0 ? nil : part.firstStop + Int(parent)
+    }
+
+    /// Whether stop number `stop` is a boarding point (`location_type` 0).
+    func isBoardingPoint(_ stop: Int) -> Bool {
+        let part = parts[part(ofStop: stop)]
+        return part.stops.locationTypes[stop - part.firstStop] == 0
+    }
+
+    /// The (pattern number, position) pairs calling at stop number `stop`.
+    func calls(atStop stop: Int) -> ArraySlice<(pattern: UInt32, position: UInt32)> {
+        let part = parts[part(ofStop: stop)]
+        let slot = stop - part.firstStop
+        return part.stops.calls[Int(part.stops.offsets[slot])..<Int(part.stops.offsets[slot + 1])]
+    }
+
+    // MARK: Patterns
+
+    /// Pattern number `number` across the feeds (its feed part and id), read on first use.
+    func pattern(_ number: Int) throws -> TripPattern {
+        if let pattern = patterns[number] { return pattern }
+        var partIndex = parts.count - 1
+        while partIndex > 0 && parts[partIndex].patternOffset > number { partIndex -= 1 }
+        let part = parts[partIndex]
+        let statement = patternStatements[partIndex]
+        statement.reset()
+        try statement.bind(.integer(Int64(number - part.patternOffset + 1)), at: 1)
+        var read: TripPattern?
+        while try statement.step() {
+            read = try statement.row.withBlob(0) { bytes in
+                bytesRead += bytes.count
+                return try TripPattern(packed: bytes)
+            }
+        }
+        guard let read else { throw TransitError.noPlannerTimetable(feed: part.feed.name) }
+        read.stopNumbers = read.stops.map { stopNumber(ofKey: $0) ?? -1 }
+        patternsRead += 1
+        patterns[number] = read
+        return read
+    }
+
+    /// The feed part pattern number `number` belongs to.
+    func part(ofPattern number: Int) -> Int {
+        var index = parts.count - 1
+        while index > 0 && parts[index].patternOffset > number { index -= 1 }
+        return index
+    }
+
+    /// The global number of pattern `id` of the feed part `part`.
+    func patternNumber(part: Int, id: UInt32) -> Int { parts[part].patternOffset + Int(id) - 1 }
+
+    // MARK: Services
+
+    /// Per pattern number and service date, which of its runs run that day (computed once).
+    private var runningMasks: [Int: [Bool]] = [:]
+
+    /// Which runs of pattern `number` (of feed part `part`) run on `date`.
+    func runningRuns(of pattern: TripPattern, number: Int, part: Int, on date: ServiceDate) throws -> [Bool] {
+        let key = number << 24 | (date.yyyymmdd & 0xFFFFFF)
+        if let known = runningMasks[key] { return known }
+        let running = try services(part: part, on: date)
+        let mask = pattern.services.map { running.contains($0) }
+        runningMasks[key] = mask
+        return mask
+    }
+
+    /// The services of feed part `part` running on `date`.
+    func services(part: Int, on date: ServiceDate) throws -> Set<Int> {
+        let key = part << 32 | date.yyyymmdd
+        if let found = services[key] { return found }
+        let feed = parts[part].feed
+        var fetch = TransitModel.fetch("service_days", feedKey: feed.key)
+        fetch.filter(fetch.required("date") == SQLExpression.value(date.yyyymmdd))
+        fetch.select(fetch.column("service"), as: "service")
+        let query = fetch.requiredQuery()
+        var found = Set<Int>()
+        let prepared = SQLGenerator.prepare(query)
+        try database.forEachRow(prepared) { found.insert($0.int(0)) }
+        statements.append((prepared.sql, prepared.arguments, found.count))
+        services[key] = found
+        return found
+    }
+}

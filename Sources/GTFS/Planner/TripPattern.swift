@@ -1,0 +1,83 @@
+/// The runs of one stop pattern, as the journey planner stores and scans them.
+///
+/// A pattern is a sequence of stops with, at each, whether a rider may board (`pickup_type` ≠ 1
+/// and a departure time) and alight (`drop_off_type` ≠ 1 and an arrival time); every run of it
+/// (a trip, or one run of a `frequencies.txt` trip) has the same stops and the same permissions,
+/// and no run overtakes another: at every stop each run's arrival and departure are at or after
+/// the previous run's. So at each stop the runs' times are sorted, the earliest run a rider can
+/// catch is found by a binary search, and an earlier run is never worse at a later stop (the
+/// property round-based searches (RAPTOR) need). Times are GTFS seconds of the run's service date.
+///
+/// Stored as one BLOB (little-endian): stop count S, run count R (u32 each); S stop keys (i64);
+/// S permission bytes; R trip keys, R service keys (i64); S × R arrivals then S × R departures
+/// (i32, stop-major: all runs at stop 0, then at stop 1, …). A read pattern keeps the stored
+/// bytes as they are (one copy out of SQLite) and reads times from them in place.
+public final class TripPattern: @unchecked Sendable {
+    /// May board at this stop.
+    static let boarding: UInt8 = 1
+    /// May alight at this stop.
+    static let alighting: UInt8 = 2
+
+    /// The stops in order (database keys).
+    public let stops: [Int]
+    /// Per stop, `boarding` | `alighting`.
+    let permissions: [UInt8]
+    /// Per run, its trip's key (a frequency-based trip's runs share it).
+    public let trips: [Int]
+    /// Per run, its trip's service key.
+    let services: [Int]
+    /// The stored bytes (owned), and where the arrivals and departures start in them.
+    private let bytes: UnsafeMutableRawPointer
+    private let byteCount: Int
+    private let arrivalsOffset: Int
+    private let departuresOffset: Int
+    /// The stops as the timetable numbers them, set when it reads the pattern.
+    var stopNumbers: [Int] = []
+
+    var runCount: Int { trips.count }
+
+    @inline(__always) func canBoard(at position: Int) -> Bool { permissions[position] & TripPattern.boarding != 0 }
+    @inline(__always) func canAlight(at position: Int) -> Bool { permissions[position] & TripPattern.alighting != 0 }
+
+    @inline(__always) func arrival(run: Int, at position: Int) -> Int {
+        Int(Int32(littleEndian: bytes.loadUnaligned(fromByteOffset: arrivalsOffset + (position * trips.count + run) * 4, as: Int32.self)))
+    }
+
+    @inline(__always) func departure(run: Int, at position: Int) -> Int {
+        Int(Int32(littleEndian: bytes.loadUnaligned(fromByteOffset: departuresOffset + (position * trips.count + run) * 4, as: Int32.self)))
+    }
+
+    /// The stored form of a pattern with these stops, permissions and runs (`arrivals` and
+    /// `departures` stop-major).
+    static func packed(stops: [Int], permissions: [UInt8], trips: [Int], services: [Int], arrivals: [Int32], departures: [Int32]) -> [UInt8] {
+        var writer = PackedWriter()
+        writer.append(UInt32(stops.count))
+        writer.append(UInt32(trips.count))
+        for stop in stops { writer.append(Int64(stop)) }
+        for permission in permissions { writer.append(permission) }
+        for trip in trips { writer.append(Int64(trip)) }
+        for service in services { writer.append(Int64(service)) }
+        for time in arrivals { writer.append(time) }
+        for time in departures { writer.append(time) }
+        return writer.bytes
+    }
+
+    /// The pattern stored as `stored` (copied).
+    init(packed stored: UnsafeRawBufferPointer) throws {
+        var reader = PackedReader(stored)
+        let stopCount = Int(try reader.uint32())
+        let runCount = Int(try reader.uint32())
+        guard reader.hasBytes(stopCount * 9 + runCount * 16 + stopCount * runCount * 8) else { throw PackedReader.Truncated() }
+        stops = try reader.ints(stopCount)
+        permissions = try reader.bytes(stopCount)
+        trips = try reader.ints(runCount)
+        services = try reader.ints(runCount)
+        arrivalsOffset = reader.offset
+        departuresOffset = reader.offset + stopCount * runCount * 4
+        byteCount = stored.count
+        bytes = UnsafeMutableRawPointer.allocate(byteCount: max(byteCount, 1), alignment: 8)
+        if let base = stored.baseAddress { bytes.copyMemory(from: base, byteCount: byteCount) }
+    }
+
+    deinit { bytes.deallocate() }
+}

@@ -1,0 +1,161 @@
+#if canImport(Glibc)
+import Glibc
+#endif
+
+/// The walks and changes of one set of search settings (`--max-walk`, `--walk-speed`) over a
+/// loaded timetable, computed for a stop the first time a search needs them.
+///
+/// The rules (the GTFS reference's transfers.txt, applied through rows that name no route or
+/// trip): a row naming a station applies to each of its boarding points, the most specific row
+/// wins (stop→stop, then stop→station, then station→stop, then station→station). A walk a → b
+/// (a ≠ b) exists when such a row has type 0, 1 or 2 (taking `min_transfer_time` when given, else
+/// ⌈distance / speed⌉, even beyond the walk radius), or, with no row, when the great-circle
+/// distance is within the radius; a type-3 row forbids it. Staying at a stop to change takes 0 s,
+/// unless its row (from = to) says type 2 (`min_transfer_time`, 0 s when empty) or type 3 (no
+/// change there).
+final class Walks {
+    let timetable: PlannerTimetable
+    let maximumDistance: Double
+    let speed: Double
+    /// Boarding points by grid cell (about the walk radius across).
+    private var grid: [Int: [Int]] = [:]
+    private let cellLatitude: Double
+    private let cellLongitude: Double
+    private var outgoing: [Int: [(stop: Int, seconds: Int)]] = [:]
+    private var incoming: [Int: [(stop: Int, seconds: Int)]] = [:]
+    private var changes: [Int: Int?] = [:]
+    /// Boarding points of each station, by the station's number.
+    private var children: [Int: [Int]] = [:]
+
+    init(timetable: PlannerTimetable, maximumDistance: Double, speed: Double) {
+        self.timetable = timetable
+        self.maximumDistance = maximumDistance
+        self.speed = speed
+        var largestLatitude = 0.0
+        for stop in 0..<timetable.stopCount {
+            if let position = timetable.position(ofStop: stop) { largestLatitude = max(largestLatitude, abs(position.latitude)) }
+        }
+        cellLatitude = max(maximumDistance, 1) / (Geo.earthRadius * .pi / 180)
+        cellLongitude = cellLatitude / max(cos(min(largestLatitude, 89) * .pi / 180), 0.01)
+        for stop in 0..<timetable.stopCount where timetable.isBoardingPoint(stop) {
+            if let parent = timetable.parent(ofStop: stop) { children[parent, default: []].append(stop) }
+            guard let position = timetable.position(ofStop: stop) else { continue }
+            grid[cell(position.latitude, position.longitude), default: []].append(stop)
+        }
+    }
+
+    private func cell(_ latitude: Double, _ longitude: Double) -> Int {
+        let row = Int((latitude / cellLatitude).rounded(.down))
+        let column = Int((longitude / cellLongitude).rounded(.down))
+        return row &* 1_000_003 &+ column
+    }
+
+    /// The boarding points within the walk radius of a position, with their distances.
+    func boardingPoints(near latitude: Double, _ longitude: Double) -> [(stop: Int, metres: Double)] {
+        let row = Int((latitude / cellLatitude).rounded(.down))
+        let column = Int((longitude / cellLongitude).rounded(.down))
+        var found: [(Int, Double)] = []
+        for dr in -1...1 {
+            for dc in -1...1 {
+                for stop in grid[(row + dr) &* 1_000_003 &+ (column + dc)] ?? [] {
+                    guard let position = timetable.position(ofStop: stop) else { continue }
+                    let distance = Geo.distance(latitude, longitude, position.latitude, position.longitude)
+                    if distance <= maximumDistance { found.append((stop, distance)) }
+                }
+            }
+        }
+        return found
+    }
+
+    /// Seconds to walk `metres`.
+    func seconds(forMetres metres: Double) -> Int { Int((metres / speed).rounded(.up)) }
+
+    /// The great-circle distance between two stops (nil when one has no position).
+    func metres(from a: Int, to b: Int) -> Double? {
+        guard let p = timetable.position(ofStop: a), let q = timetable.position(ofStop: b) else { return nil }
+        return Geo.distance(p.latitude, p.longitude, q.latitude, q.longitude)
+    }
+
+    /// The most specific transfers.txt row for a → b (both boarding points of one feed), if any.
+    func rule(from a: Int, to b: Int) -> PlannerTimetable.TransferRule? {
+        let part = timetable.parts[timetable.part(ofStop: a)]
+        guard timetable.part(ofStop: b) == timetable.part(ofStop: a), !part.transfersFrom.isEmpty else { return nil }
+        let (keyA, keyB) = (timetable.key(ofStop: a), timetable.key(ofStop: b))
+        let parentA = timetable.parent(ofStop: a).map(timetable.key(ofStop:))
+        let parentB = timetable.parent(ofStop: b).map(timetable.key(ofStop:))
+        for (from, to) in [(keyA, keyB), (keyA, parentB), (parentA, keyB), (parentA, parentB)] {
+            guard let from, let to else { continue }
+            if let rule = part.transfersFrom[from]?.first(where: { $0.to == to }) { return rule }
+        }
+        return nil
+    }
+
+    /// The walk a → b in seconds, or nil when there is none.
+    func walk(from a: Int, to b: Int) -> Int? {
+        guard a != b else { return nil }
+        let distance = metres(from: a, to: b)
+        if let rule = rule(from: a, to: b) {
+            guard rule.type != 3 else { return nil }
+            if let minimum = rule.minimumTime { return minimum }
+            return distance.map(seconds(forMetres:))
+        }
+        guard let distance, distance <= maximumDistance else { return nil }
+        return seconds(forMetres: distance)
+    }
+
+    /// Seconds to change at `stop` between two rides, or nil when no change is allowed there.
+    func change(at stop: Int) -> Int? {
+        if let known = changes[stop] { return known }
+        var result: Int? = 0
+        if let rule = rule(from: stop, to: stop) {
+            switch rule.type {
+            case 2: result = rule.minimumTime ?? 0
+            case 3: result = nil
+            default: result = 0
+            }
+        }
+        changes[stop] = result
+        return result
+    }
+
+    /// The walks leaving `stop` (towards other boarding points), with their seconds.
+    func walks(from stop: Int) -> [(stop: Int, seconds: Int)] {
+        if let known = outgoing[stop] { return known }
+        var candidates = Set(near(stop))
+        let part = timetable.parts[timetable.part(ofStop: stop)]
+        for key in [timetable.key(ofStop: stop), timetable.parent(ofStop: stop).map(timetable.key(ofStop:))] {
+            guard let key else { continue }
+            for rule in part.transfersFrom[key] ?? [] { candidates.formUnion(boardingPoints(ofKey: rule.to)) }
+        }
+        let found = candidates.sorted().compactMap { other in walk(from: stop, to: other).map { (other, $0) } }
+        outgoing[stop] = found
+        return found
+    }
+
+    /// The walks arriving at `stop` (from other boarding points), with their seconds.
+    func walks(to stop: Int) -> [(stop: Int, seconds: Int)] {
+        if let known = incoming[stop] { return known }
+        var candidates = Set(near(stop))
+        let part = timetable.parts[timetable.part(ofStop: stop)]
+        for key in [timetable.key(ofStop: stop), timetable.parent(ofStop: stop).map(timetable.key(ofStop:))] {
+            guard let key else { continue }
+            for rule in part.transfersTo[key] ?? [] { candidates.formUnion(boardingPoints(ofKey: rule.from)) }
+        }
+        let found = candidates.sorted().compactMap { other in walk(from: other, to: stop).map { (other, $0) } }
+        incoming[stop] = found
+        return found
+    }
+
+    /// The boarding points within the radius of `stop`.
+    private func near(_ stop: Int) -> [Int] {
+        guard let position = timetable.position(ofStop: stop) else { return [] }
+        return boardingPoints(near: position.latitude, position.longitude).map(\.stop)
+    }
+
+    /// A stop key's boarding points: the stop itself, or a station's children.
+    func boardingPoints(ofKey key: Int) -> [Int] {
+        guard let number = timetable.stopNumber(ofKey: key) else { return [] }
+        if timetable.isBoardingPoint(number) { return [number] }
+        return children[number] ?? []
+    }
+}

@@ -1,0 +1,191 @@
+import GTFS
+
+/// Writes `plan`'s journeys and `reach`'s stops as a table, JSON or GeoJSON.
+///
+/// JSON is exactly `{"journeys": [{"departure", "arrival", "rides", "legs": [...]}]}` with ride
+/// legs `{"mode": "ride", "feed", "trip_id", "route_id", "route_short_name", "from_stop_id",
+/// "to_stop_id", "departure", "arrival", "realtime"}` and walk legs `{"mode": "walk",
+/// "from_stop_id", "to_stop_id", "seconds", "metres"}` (null ids for a point); `reach` is
+/// `{"stops": [{"stop_id", "arrival", "rides"}]}`. Times are ISO 8601 with the zone's offset.
+struct JourneyOutput {
+    let transit: TransitDatabase
+    /// The zone every time is written in: that of the origin's feed.
+    let zone: AgencyTimeZone
+
+    /// The zone of the first of `feedKeys` that is a feed (else the first selected feed's).
+    static func zone(for feedKeys: [Int?], in transit: TransitDatabase) -> AgencyTimeZone {
+        for key in feedKeys.compactMap({ $0 }) {
+            if let feed = transit.selectedFeeds.first(where: { $0.key == key }) { return feed.timeZone }
+        }
+        return transit.selectedFeeds.first?.timeZone ?? AgencyTimeZone(identifier: "UTC")!
+    }
+
+    /// `--explain`'s account of the search itself, on stderr.
+    static func explain(_ planner: JourneyPlanner) {
+        let c = planner.lastCounters
+        writeToStandardError("""
+            -- journey search: \(c.searches) search\(c.searches == 1 ? "" : "es"), \(c.rounds) round\(c.rounds == 1 ? "" : "s"), \
+            \(formatCount(c.routesScanned)) pattern scans, \(formatCount(c.labelsImproved)) labels improved, \
+            \(formatCount(c.patternsRead)) patterns read (\(formatCount(c.bytesRead)) bytes), \(formatDecimal(c.searchSeconds * 1000, decimals: 3)) ms
+
+            """)
+    }
+
+    private func iso(_ instant: Int) -> String { zone.localTime(of: instant).iso8601 }
+    private func clock(_ instant: Int) -> String { zone.localTime(of: instant).hourMinute }
+
+    // MARK: Journeys
+
+    func render(_ journeys: [Journey], as format: OutputFormat, origin: JourneyEnd, destination: JourneyEnd) throws -> String {
+        let details = try JourneyDetails(of: journeys, in: transit)
+        switch format {
+        case .json: return json(journeys, details: details) + "\n"
+        case .geojson: return geoJSON(journeys, details: details, origin: origin, destination: destination) + "\n"
+        default: return table(journeys, details: details, origin: origin, destination: destination)
+        }
+    }
+
+    private func stopID(_ key: Int?, _ details: JourneyDetails) -> String {
+        guard let key, let stop = details.stops[key] else { return "null" }
+        return JSONText.quote(stop.stopID)
+    }
+
+    private func json(_ journeys: [Journey], details: JourneyDetails) -> String {
+        let items = journeys.map { journey -> String in
+            let legs = journey.legs.map { leg -> String in
+                switch leg.mode {
+                case .ride:
+                    let trip = leg.trip.flatMap { details.trips[$0] }
+                    let route = leg.trip.flatMap { details.route(ofTrip: $0) }
+                    let feed = leg.trip.map { transit.feedName(ofKey: $0) } ?? ""
+                    return "{\"mode\": \"ride\", \"feed\": \(JSONText.quote(feed)), \"trip_id\": \(JSONText.quote(trip?.tripID ?? "")), "
+                        + "\"route_id\": \(JSONText.quote(route?.routeID ?? "")), \"route_short_name\": \(route?.shortName.map(JSONText.quote) ?? "null"), "
+                        + "\"from_stop_id\": \(stopID(leg.fromStop, details)), \"to_stop_id\": \(stopID(leg.toStop, details)), "
+                        + "\"departure\": \(JSONText.quote(iso(leg.departure))), \"arrival\": \(JSONText.quote(iso(leg.arrival))), "
+                        + "\"realtime\": \(leg.isRealtime)}"
+                case .walk:
+                    return "{\"mode\": \"walk\", \"from_stop_id\": \(stopID(leg.fromStop, details)), \"to_stop_id\": \(stopID(leg.toStop, details)), "
+                        + "\"seconds\": \(leg.seconds), \"metres\": \(leg.metres)}"
+                }
+            }
+            return "{\"departure\": \(JSONText.quote(iso(journey.departure))), \"arrival\": \(JSONText.quote(iso(journey.arrival))), "
+                + "\"rides\": \(journey.rides), \"legs\": [" + legs.joined(separator: ", ") + "]}"
+        }
+        return "{\"journeys\": [" + items.joined(separator: ", ") + "]}"
+    }
+
+    private func name(_ key: Int?, _ details: JourneyDetails, point: JourneyEnd) -> String {
+        guard let key, let stop = details.stops[key] else { return point.text }
+        return stop.name.isEmpty ? stop.stopID : stop.name
+    }
+
+    private func table(_ journeys: [Journey], details: JourneyDetails, origin: JourneyEnd, destination: JourneyEnd) -> String {
+        let style = TableStyle.current
+        var lines: [String] = []
+        for (index, journey) in journeys.enumerated() {
+            let minutes = (journey.arrival - journey.departure + 59) / 60
+            let rides = journey.rides == 1 ? "1 ride" : "\(journey.rides) rides"
+            lines.append("\(style.color ? CellStyle.bold : "")Journey \(index + 1): \(clock(journey.departure)) → \(clock(journey.arrival)), \(minutes) min, \(rides)\(style.color ? CellStyle.reset : "")")
+            for (position, leg) in journey.legs.enumerated() {
+                let from = name(leg.fromStop, details, point: position == 0 ? origin : destination)
+                let to = name(leg.toStop, details, point: destination)
+                switch leg.mode {
+                case .ride:
+                    let route = leg.trip.flatMap { details.route(ofTrip: $0) }
+                    let label = route?.shortName ?? route?.longName ?? route?.routeID ?? "?"
+                    let badge = style.color ? CellStyle.badge(RouteColors(color: route?.color, textColor: route?.textColor)).escape + " \(label) " + CellStyle.reset
+                                            : label
+                    lines.append("  \(clock(leg.departure))  \(badge)  \(from) → \(to)  (arrives \(clock(leg.arrival)))")
+                case .walk:
+                    let walkMinutes = (leg.seconds + 59) / 60
+                    lines.append("  \(clock(leg.departure))  walk \(formatDistance(Double(leg.metres))), \(walkMinutes) min  \(from) → \(to)")
+                }
+            }
+            lines.append("")
+        }
+        if !lines.isEmpty { lines.removeLast() }
+        return lines.isEmpty ? "" : lines.joined(separator: "\n") + "\n"
+    }
+
+    private func coordinate(_ key: Int?, _ details: JourneyDetails, point: JourneyEnd) -> String? {
+        if let key, let stop = details.stops[key], let latitude = stop.latitude, let longitude = stop.longitude {
+            return "[\(formatDecimal(longitude, decimals: 6)), \(formatDecimal(latitude, decimals: 6))]"
+        }
+        if case let .point(latitude, longitude) = point.place {
+            return "[\(formatDecimal(longitude, decimals: 6)), \(formatDecimal(latitude, decimals: 6))]"
+        }
+        return nil
+    }
+
+    /// Each leg a LineString: a ride through its calls' stops, a walk straight between its ends.
+    private func geoJSON(_ journeys: [Journey], details: JourneyDetails, origin: JourneyEnd, destination: JourneyEnd) -> String {
+        var features: [String] = []
+        let pathDetails = (try? JourneyDetails(of: [], extraStops: journeys.flatMap(\.legs).flatMap(\.path), in: transit)) ?? details
+        for (index, journey) in journeys.enumerated() {
+            for (position, leg) in journey.legs.enumerated() {
+                var points: [String] = []
+                if leg.mode == .ride {
+                    points = leg.path.compactMap { coordinate($0, pathDetails, point: origin) }
+                } else {
+                    let start = coordinate(leg.fromStop, details, point: position == 0 ? origin : destination)
+                    let end = coordinate(leg.toStop, details, point: destination)
+                    points = [start, end].compactMap { $0 }
+                }
+                guard points.count >= 2 else { continue }
+                let route = leg.trip.flatMap { details.route(ofTrip: $0) }
+                var properties = "\"journey\": \(index + 1), \"leg\": \(position + 1), \"mode\": \"\(leg.mode.rawValue)\", "
+                    + "\"departure\": \(JSONText.quote(iso(leg.departure))), \"arrival\": \(JSONText.quote(iso(leg.arrival)))"
+                if let route {
+                    properties += ", \"route_short_name\": \(route.shortName.map(JSONText.quote) ?? "null")"
+                    if let color = route.color { properties += ", \"stroke\": \(JSONText.quote("#" + color))" }
+                }
+                if leg.mode == .walk { properties += ", \"metres\": \(leg.metres)" }
+                features.append("{\"type\": \"Feature\", \"geometry\": {\"type\": \"LineString\", \"coordinates\": [\(points.joined(separator: ", "))]}, \"properties\": {\(properties)}}")
+            }
+        }
+        return "{\"type\": \"FeatureCollection\", \"features\": [" + features.joined(separator: ",\n") + "]}"
+    }
+
+    // MARK: Reach
+
+    func render(_ reached: [ReachedStop], start: Int, as format: OutputFormat) throws -> String {
+        let details = try JourneyDetails(of: [], extraStops: reached.map(\.stop), in: transit)
+        switch format {
+        case .json:
+            let items = reached.map { stop in
+                "{\"stop_id\": \(stopID(stop.stop, details)), \"arrival\": \(JSONText.quote(iso(stop.arrival))), \"rides\": \(stop.rides)}"
+            }
+            return "{\"stops\": [" + items.joined(separator: ", ") + "]}\n"
+        case .geojson:
+            let features = reached.compactMap { stop -> String? in
+                guard let record = details.stops[stop.stop], let latitude = record.latitude, let longitude = record.longitude else { return nil }
+                return "{\"type\": \"Feature\", \"geometry\": {\"type\": \"Point\", \"coordinates\": [\(formatDecimal(longitude, decimals: 6)), \(formatDecimal(latitude, decimals: 6))]}, "
+                    + "\"properties\": {\"stop_id\": \(JSONText.quote(record.stopID)), \"stop_name\": \(JSONText.quote(record.name)), "
+                    + "\"arrival\": \(JSONText.quote(iso(stop.arrival))), \"minutes\": \((stop.arrival - start) / 60), \"rides\": \(stop.rides)}}"
+            }
+            return "{\"type\": \"FeatureCollection\", \"features\": [" + features.joined(separator: ",\n") + "]}\n"
+        default:
+            guard !reached.isEmpty else { return "" }
+            var rows = [["Arrival", "Min", "Rides", "Stop", "stop_id"]]
+            for stop in reached {
+                let record = details.stops[stop.stop]
+                rows.append([clock(stop.arrival), String((stop.arrival - start) / 60), String(stop.rides), record?.name ?? "", record?.stopID ?? ""])
+            }
+            let widths = (0..<5).map { column in rows.map { $0[column].count }.max() ?? 0 }
+            return rows.map { row in
+                row.enumerated().map { column, cell in
+                    let pad = String(repeating: " ", count: widths[column] - cell.count)
+                    return column == 1 || column == 2 ? pad + cell : cell + pad
+                }.joined(separator: "  ").trimmingTrailingSpaces
+            }.joined(separator: "\n") + "\n"
+        }
+    }
+}
+
+private extension String {
+    var trimmingTrailingSpaces: String {
+        var text = Substring(self)
+        while text.last == " " { text.removeLast() }
+        return String(text)
+    }
+}

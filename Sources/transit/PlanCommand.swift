@@ -1,0 +1,187 @@
+import ArgumentParser
+import GTFS
+
+/// The options `plan` and `reach` share: how far and how fast a rider walks, how many rides at
+/// most, realtime.
+struct JourneyOptionGroup: ParsableArguments {
+    @Option(name: .customLong("max-rides"), parsing: .unconditional, help: "At most this many rides (0 to 16).")
+    var maxRides: Int = 5
+
+    @Option(name: .customLong("max-walk"), parsing: .unconditional, help: ArgumentHelp("Walk at most this far between stops, and between a point and stops (0 to 10000).", valueName: "metres"))
+    var maxWalk: Double = 500
+
+    @Option(name: .customLong("walk-speed"), parsing: .unconditional, help: ArgumentHelp("Walking speed (above 0, at most 10).", valueName: "m/s"))
+    var walkSpeed: Double = 1.33
+
+    @Option(name: .customLong("max-age"), parsing: .unconditional, help: ArgumentHelp("Apply stored realtime data only when its messages are at most this many minutes old.", valueName: "minutes"))
+    var maxAge: Int = 30
+
+    @Flag(name: .customLong("no-realtime"), help: "Plan on the timetable, without the stored realtime data.")
+    var noRealtime = false
+
+    func validate() throws {
+        guard (0...16).contains(maxRides) else { throw ValidationError("--max-rides takes 0 to 16 rides, got \(maxRides)") }
+        guard maxWalk.isFinite, (0...10_000).contains(maxWalk) else { throw ValidationError("--max-walk takes 0 to 10000 metres, got \(formatDecimal(maxWalk, decimals: 1))") }
+        guard walkSpeed.isFinite, walkSpeed > 0, walkSpeed <= 10 else {
+            throw ValidationError("--walk-speed takes metres per second above 0 and at most 10, got \(formatDecimal(walkSpeed, decimals: 2))")
+        }
+        guard maxAge >= 0 else { throw ValidationError("--max-age takes minutes, 0 or more") }
+    }
+
+    var journeyOptions: JourneyOptions {
+        var options = JourneyOptions()
+        options.maximumRides = maxRides
+        options.maximumWalk = maxWalk
+        options.walkSpeed = walkSpeed
+        return options
+    }
+}
+
+/// A journey's end as typed: a stop id (`FEED:ID` where ambiguous), a station, or `LAT,LON`.
+struct JourneyEnd {
+    let place: JourneyPlace
+    /// The feed of the stop, when it is one (its zone reads the times typed).
+    let feedKey: Int?
+    let text: String
+
+    /// Checks the positional words: exactly one per name (an unknown `--option` among them is
+    /// named as such, since negative degrees must pass as words).
+    static func validate(_ words: [String], names: [String]) throws {
+        if let option = words.first(where: { $0.hasPrefix("--") }) { throw ValidationError("unknown option '\(option)'") }
+        guard words.count == names.count else {
+            throw ValidationError("expected \(names.joined(separator: " and ")) (stop ids, stations or LAT,LON), got \(words.isEmpty ? "nothing" : "'" + words.joined(separator: " ") + "'")")
+        }
+    }
+
+    /// Reads `text` (called `name` in messages): a coordinate when it is two numbers, else a stop.
+    init(_ text: String, name: String, in transit: TransitDatabase) throws {
+        self.text = text
+        let parts = text.split(separator: ",", omittingEmptySubsequences: false)
+        if parts.count == 2, parts.allSatisfy({ Double(String($0).trimmingSpaces) != nil }) {
+            let point = try Coordinate(text, option: name)
+            place = .point(latitude: point.latitude, longitude: point.longitude)
+            feedKey = nil
+            return
+        }
+        do {
+            let stop = try transit.stop(named: text)
+            place = .stops(keys: try transit.boardingKeys(for: stop))
+            feedKey = stop.feedKey
+        } catch let error as TransitError {
+            throw ValidationError("\(name): \(error.description)")
+        }
+    }
+}
+
+/// `transit plan`: how to get from A to B.
+struct PlanCommand: ParsableCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "plan",
+        _superCommandName: "transit",
+        abstract: "Plan journeys from A to B: the fastest with each number of rides.",
+        discussion: """
+            FROM and TO are stop ids (FEED:ID where several feeds have one), stations (any of their platforms, reached in 0 s), or LAT,LON points (walked to and from boarding points within --max-walk). With --at T, the answers are the Pareto set over rides and arrival: for each number of rides k up to --max-rides, the earliest arrival leaving at or after T with at most k rides, kept when it is earlier than with fewer; each is shown by the journey that leaves latest for that arrival. With --arrive-by T, the mirror: the latest departures arriving by T, each shown by the journey arriving earliest among those leaving then.
+            A journey is [walk] ride [walk] ride … [walk]: calls happen at noon − 12 h of their service date in the agency's zone plus the GTFS time (trips of the day before, the day and the day after count, frequencies.txt runs too); a ride boards where pickup_type is not 1 and leaves where drop_off_type is not 1. transfers.txt rows naming no route or trip apply (a station's rows to each of its platforms): type 2 sets a minimum time, type 3 forbids; without a row, stops within --max-walk are a walk of ⌈distance / --walk-speed⌉ seconds apart. Changing at the same stop takes 0 s unless its own row says otherwise.
+            The journey planner reads the timetable the import stores for it (`transit feeds upgrade` adds it to databases imported before). See docs/journeys.md.
+            Examples: transit plan 0:5409 0:893 --at "2015-09-08 08:00"
+                      transit plan 54.687,25.28 54.70,25.25 --arrive-by "2015-09-08 09:00" --format json
+            """,
+        version: TransitCommand.version
+    )
+
+    @Argument(parsing: .allUnrecognized, help: ArgumentHelp("Where the journey starts and ends: stop ids, stations, or LAT,LON points (negative degrees as typed).", valueName: "from to"))
+    var places: [String] = []
+
+    var from: String { places[0] }
+    var to: String { places[1] }
+
+    @Option(name: .long, help: ArgumentHelp("Leave at or after this time, \"YYYY-MM-DD HH:MM[:SS]\" in the agency's time zone, or with an offset.", valueName: "time"))
+    var at: String?
+
+    @Option(name: .customLong("arrive-by"), help: ArgumentHelp("Arrive by this time instead (same forms as --at).", valueName: "time"))
+    var arriveBy: String?
+
+    @OptionGroup var journey: JourneyOptionGroup
+
+    @OptionGroup var options: QueryOptions
+
+    func validate() throws {
+        try JourneyEnd.validate(places, names: ["FROM", "TO"])
+        guard (at == nil) != (arriveBy == nil) else { throw ValidationError("give --at TIME or --arrive-by TIME (one of them)") }
+        if let at { _ = try WallClockTime(at, name: "--at") }
+        if let arriveBy { _ = try WallClockTime(arriveBy, name: "--arrive-by") }
+        guard [.table, .json, .geojson].contains(options.format) else { throw ValidationError("--format for plan is table, json or geojson") }
+    }
+
+    func run() throws {
+        let transit = try options.open()
+        let origin = try JourneyEnd(from, name: "FROM", in: transit)
+        let destination = try JourneyEnd(to, name: "TO", in: transit)
+        let zone = JourneyOutput.zone(for: [origin.feedKey, destination.feedKey], in: transit)
+        let planner = try JourneyPlanner(transit: transit)
+        let journeys: [Journey]
+        if let arriveBy {
+            let time = try WallClockTime(arriveBy, name: "--arrive-by").instant(in: zone)
+            journeys = try planner.plan(from: origin.place, to: destination.place, arrivingBy: time, options: journey.journeyOptions)
+        } else {
+            let time = try WallClockTime(at!, name: "--at").instant(in: zone)
+            journeys = try planner.plan(from: origin.place, to: destination.place, at: time, options: journey.journeyOptions)
+        }
+        if options.explain { JourneyOutput.explain(planner) }
+        let output = JourneyOutput(transit: transit, zone: zone)
+        if journeys.isEmpty {
+            writeToStandardError("no journey from \(from) to \(to) with at most \(journey.maxRides) ride\(journey.maxRides == 1 ? "" : "s") and walks of at most \(formatDistance(journey.maxWalk)) \(arriveBy == nil ? "leaving at or after --at" : "arriving by --arrive-by") (trips of the day before, the day and the day after)\n")
+        }
+        writeToStandardOutput(try output.render(journeys, as: options.format, origin: origin, destination: destination))
+    }
+}
+
+/// `transit reach`: where one can be within some minutes.
+struct ReachCommand: ParsableCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "reach",
+        _superCommandName: "transit",
+        abstract: "List the stops reachable from a place within some minutes.",
+        discussion: """
+            Every boarding point whose earliest arrival, leaving FROM at --at, is within --within minutes, with that arrival and the fewest rides reaching it then (FROM's own platforms at --at with 0 rides). The same rules as `transit plan`. --format geojson draws the stops as points with their arrival and minutes (an isochrone for geojson.io or QGIS).
+            Example: transit reach 0:5409 --at "2015-09-08 08:00" --within 30
+            """,
+        version: TransitCommand.version
+    )
+
+    @Argument(parsing: .allUnrecognized, help: ArgumentHelp("Where the rider starts: a stop id, a station, or LAT,LON (negative degrees as typed).", valueName: "from"))
+    var places: [String] = []
+
+    var from: String { places[0] }
+
+    @Option(name: .long, help: ArgumentHelp("Leave at this time, \"YYYY-MM-DD HH:MM[:SS]\" in the agency's time zone, or with an offset.", valueName: "time"))
+    var at: String
+
+    @Option(name: .long, parsing: .unconditional, help: ArgumentHelp("Arrive within this many minutes (1 to 1440).", valueName: "minutes"))
+    var within: Int
+
+    @OptionGroup var journey: JourneyOptionGroup
+
+    @OptionGroup var options: QueryOptions
+
+    func validate() throws {
+        try JourneyEnd.validate(places, names: ["FROM"])
+        _ = try WallClockTime(at, name: "--at")
+        guard (1...1440).contains(within) else { throw ValidationError("--within takes 1 to 1440 minutes, got \(within)") }
+        guard [.table, .json, .geojson].contains(options.format) else { throw ValidationError("--format for reach is table, json or geojson") }
+    }
+
+    func run() throws {
+        let transit = try options.open()
+        let origin = try JourneyEnd(from, name: "FROM", in: transit)
+        let zone = JourneyOutput.zone(for: [origin.feedKey], in: transit)
+        let time = try WallClockTime(at, name: "--at").instant(in: zone)
+        let planner = try JourneyPlanner(transit: transit)
+        let reached = try planner.reach(from: origin.place, at: time, within: within * 60, options: journey.journeyOptions)
+        if options.explain { JourneyOutput.explain(planner) }
+        if reached.isEmpty {
+            writeToStandardError("no stop is reachable from \(from) within \(within) min with walks of at most \(formatDistance(journey.maxWalk))\n")
+        }
+        writeToStandardOutput(try JourneyOutput(transit: transit, zone: zone).render(reached, start: time, as: options.format))
+    }
+}
