@@ -653,23 +653,20 @@ extension Importer {
         let now = Int(time(nil))
         let utc = AgencyTimeZone(identifier: "UTC")!.localTime(of: now)
         let importedAt = utc.date.description + "T" + GTFSTime.format(utc.hour * 3600 + utc.minute * 60 + utc.second) + "Z"
-        try database.run(SQLGenerator.prepareDelete(from: "metadata", where: Column("key") == "schema_version"))
-        try database.run(SQLGenerator.prepareInsert(into: "metadata", values: [("key", .text("schema_version")), ("value", .text(String(Schema.version)))]))
-        try database.run(SQLGenerator.prepareInsert(into: "feeds", values: [
-            ("id", .integer(Int64(feedKey))), ("name", .text(feedName)), ("source", .text(recordedSource ?? feedPath)),
-            ("imported_at", .text(importedAt)), ("time_zone", .text(timeZone?.identifier ?? "UTC")),
-            ("agencies", .text(agencyNames.joined(separator: "\n"))), ("largest_time", .integer(Int64(largestTime))),
-            ("has_frequencies", .integer(hasFrequencies ? 1 : 0)), ("stops", .integer(Int64(report.rows(in: "stops")))),
-            ("stop_times", .integer(Int64(report.rows(in: "stop_times")))), ("trips", .integer(Int64(report.rows(in: "trips")))),
-            ("routes", .integer(Int64(report.rows(in: "routes")))),
-            ("first_date", (serviceDates?.lowerBound.yyyymmdd).sqlValue), ("last_date", (serviceDates?.upperBound.yyyymmdd).sqlValue),
+        try MetadataEntry.set(String(Schema.version), for: .schemaVersion, in: database)
+        let c = Feed.columns
+        try database.run(SQLGenerator.prepareInsert(into: Feed.tableName, values: [
+            (c.key.name, .integer(Int64(feedKey))), (c.name.name, .text(feedName)), (c.source.name, .text(recordedSource ?? feedPath)),
+            (c.importedAt.name, .text(importedAt)), (c.timeZone.name, .text(timeZone?.identifier ?? "UTC")),
+            (c.agencies.name, .text(agencyNames.joined(separator: "\n"))), (c.largestTime.name, .integer(Int64(largestTime))),
+            (c.hasFrequencies.name, .integer(hasFrequencies ? 1 : 0)), (c.stops.name, .integer(Int64(report.rows(in: "stops")))),
+            (c.stopTimes.name, .integer(Int64(report.rows(in: "stop_times")))), (c.trips.name, .integer(Int64(report.rows(in: "trips")))),
+            (c.routes.name, .integer(Int64(report.rows(in: "routes")))),
+            (c.firstDate.name, (serviceDates?.lowerBound.yyyymmdd).sqlValue), (c.lastDate.name, (serviceDates?.upperBound.yyyymmdd).sqlValue),
         ]))
         try FeedCatalog.recordKeyGiven(feedKey, in: database)
         if let recordedSource, let validators = downloadValidators {
-            try database.run(SQLGenerator.prepareInsert(into: "feed_downloads", values: [
-                ("feed", .integer(Int64(feedKey))), ("url", .text(recordedSource)),
-                ("etag", validators.etag.sqlValue), ("last_modified", validators.lastModified.sqlValue),
-            ]))
+            try FeedDownload.record(feed: feedKey, url: recordedSource, etag: validators.etag, lastModified: validators.lastModified, in: database)
         }
     }
 }

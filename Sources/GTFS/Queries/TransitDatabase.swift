@@ -43,13 +43,13 @@ public final class TransitDatabase {
         case .notTransit:
             // Say why: not SQLite at all, or SQLite without transit's tables.
             do {
-                try database.forEachRow(SQLGenerator.prepare(Query(table: "metadata").select(Column("key")).limited(to: 1))) { _ in }
+                _ = try database.fetch(FetchRequest<MetadataEntry>().limited(to: 1))
             } catch let error as DatabaseError {
                 throw TransitError.notATransitDatabase(path: path, reason: error.message)
             }
             throw TransitError.notATransitDatabase(path: path, reason: "it has no schema version")
         }
-        feeds = try database.fetch(FetchRequest<Feed>().sorted(by: [Feed.column("name").ascending]))
+        feeds = try database.fetch(Feed.byName)
         selectedFeeds = feeds
         feedsByKey = Dictionary(uniqueKeysWithValues: feeds.map { ($0.key, $0) })
     }

@@ -41,7 +41,7 @@ public enum RealtimeStore {
         }
         var summary: RealtimeSummary?
         try WriteTransaction.run(path: path) { database in
-            let feeds = try database.fetch(FetchRequest<Feed>().sorted(by: [Feed.column("name").ascending]))
+            let feeds = try database.fetch(Feed.byName)
             let feed: Feed
             if let feedName {
                 guard let named = feeds.first(where: { $0.name == feedName }) else {
