@@ -20,32 +20,23 @@ public enum FeedCatalog {
     /// (each one key range), its search words, and its own tables. Runs inside the caller's
     /// transaction.
     static func removeRows(ofFeed feed: Int, from database: Database) throws {
-        func deleteRange(_ table: String, _ column: String) throws { try deleteKeys(ofFeed: feed, from: table, column: column, in: database) }
-        try deleteRange("stop_words", "stop")
-        try deleteRange("frequencies", "trip")
-        try deleteRange("trips", "id")
-        try deleteRange("directions", "route")
-        try deleteRange("calendar_dates", "service")
-        try deleteRange("calendar", "service")
-        try deleteRange("services", "id")
-        try deleteRange("routes", "id")
-        try deleteRange("stops", "id")
-        try deleteRange("agency", "id")
-        try database.run(SQLGenerator.prepareDelete(from: "feed_info", where: Column("feed") == feed))
+        for (table, column) in Schema.feedKeyedTables {
+            let keys = FeedKeys.range(of: feed)
+            try database.run(SQLGenerator.prepareDelete(from: table.name, where: Column(column).between(keys.lowerBound, and: keys.upperBound)))
+        }
+        // Each entity's rows as the feed's model scopes them (a key range, or the feed's column),
+        // the rows that refer to others first.
+        for entity in ["frequencies", "trips", "directions", "calendar_dates", "calendar", "services", "routes", "stops", "agency", "feed_info"] {
+            try database.run(TransitModel.deleteRows(of: entity, feedKey: feed))
+        }
         try database.run(FeedDownload.delete(where: FeedDownload.column(.feed) == feed))
         // Its realtime data goes with it (the tables exist once realtime was read).
         if try SchemaObject.exists(RealtimeSchema.sources.name, in: database) {
             try RealtimeStore.removeRealtime(ofFeed: feed, from: database)
         }
         for table in Schema.feedTables(feed) { try database.execute(table.dropSQL) }
-        try database.run(SQLGenerator.prepareDelete(from: Feed.tableName, where: Feed.column(Feed.columns.key) == feed))
+        try database.run(TransitModel.deleteRows(of: "feeds", feedKey: feed))
         try recordKeyGiven(feed, in: database)
-    }
-
-    /// Deletes the rows of `table` whose `column` holds a key of feed `feed` (one range of its block).
-    static func deleteKeys(ofFeed feed: Int, from table: String, column: String, in database: Database) throws {
-        let keys = FeedKeys.range(of: feed)
-        try database.run(SQLGenerator.prepareDelete(from: table, where: Column(column).between(keys.lowerBound, and: keys.upperBound)))
     }
 
     /// Remembers that feed key `feed` has been given, so `nextFeedKey` never gives it again.

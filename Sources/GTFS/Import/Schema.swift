@@ -143,6 +143,10 @@ public enum Schema {
     static let stopWordsByStop = IndexDefinition("stop_words_by_stop", on: stopWords.name, columns: ["stop"])
     static let feedInfoByFeed = IndexDefinition("feed_info_by_feed", on: feedInfo.name, columns: ["feed"])
 
+    /// The shared tables that are no entity of the model, each with the column holding keys of a
+    /// feed's block, by which removing a feed deletes their rows (one range).
+    static let feedKeyedTables = [(table: stopWords, column: stopWordsByStop.columns[0])]
+
     /// The tables of one feed alone, named after it (`stop_times_3`).
     static func feedTables(_ feed: Int) -> [TableDefinition] {
         [stopTimes(feed), serviceDays(feed), shapes(feed)]

@@ -70,4 +70,16 @@ extension TransitModel {
         guard let entity = model(forFeedKey: feedKey)[name] else { preconditionFailure("the transit model has no entity \(name)") }
         return entity
     }
+
+    /// `DELETE` of the rows of entity `name` that belong to the feed keyed `feedKey`, as the model
+    /// scopes them (its key range in a shared table, its feed's column, or its parent rows'): what
+    /// removing a feed, or its realtime data, deletes. An entity without a scope (a feed's own
+    /// table, which is dropped whole) is a programming error.
+    ///
+    ///     DELETE FROM "trips" WHERE "trips"."id" BETWEEN ? AND ?
+    static func deleteRows(of name: String, feedKey: Int) -> PreparedRequest {
+        let entity = entity(name, feedKey: feedKey)
+        guard let scope = entity.scope else { preconditionFailure("\(name) holds one feed's rows only: its table is dropped, not emptied") }
+        return SQLGenerator.prepareDelete(from: entity.table, where: scope(entity.table))
+    }
 }

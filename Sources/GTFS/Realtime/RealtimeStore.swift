@@ -85,19 +85,15 @@ public enum RealtimeStore {
         if !current { for table in RealtimeSchema.tables { try database.execute(table.dropSQL) } }
     }
 
-    /// Deletes every realtime row of feed `feed` (its keys are the feed's key block).
+    /// Deletes every realtime row of feed `feed`: each realtime entity's rows as the feed's model
+    /// scopes them (its feed's column, its stops' key range, or its parent rows'), the rows that
+    /// belong to others first.
     static func removeRealtime(ofFeed feed: Int, from database: Database) throws {
-        func deleteRange(_ table: String, _ column: String) throws { try FeedCatalog.deleteKeys(ofFeed: feed, from: table, column: column, in: database) }
-        try deleteRange("realtime_stop_time_updates", "trip_update")
-        // Stop keys lie in the feed's block too: one range of the primary key.
-        try deleteRange("realtime_stop_times", "stop")
-        try deleteRange("realtime_added_departures", "id")
-        try deleteRange("realtime_trip_updates", "id")
-        try deleteRange("realtime_vehicles", "id")
-        for child in ["realtime_alert_texts", "realtime_alert_periods", "realtime_alert_entities"] { try deleteRange(child, "alert") }
-        try deleteRange("realtime_alerts", "id")
-        try database.run(SQLGenerator.prepareDelete(from: "realtime_sources", where: Column("feed") == feed))
-        try database.run(SQLGenerator.prepareDelete(from: "realtime_feeds", where: Column("feed") == feed))
+        for entity in ["realtime_stop_time_updates", "realtime_stop_times", "realtime_added_departures", "realtime_trip_updates",
+                       "realtime_vehicles", "realtime_alert_texts", "realtime_alert_periods", "realtime_alert_entities", "realtime_alerts",
+                       "realtime_sources", "realtime_feeds"] {
+            try database.run(TransitModel.deleteRows(of: entity, feedKey: feed))
+        }
     }
 
     /// The inserts and lookups of one store, prepared once.
