@@ -111,9 +111,10 @@ public enum DatabaseFile: Equatable {
         var metadata: [String: String] = [:]
         do {
             for entry in try database.fetch(FetchRequest<MetadataEntry>()) { metadata[entry.key] = entry.value ?? "" }
-        } catch let error as DatabaseError where error.isNotADatabase || error.isMissingTable {
-            // Not SQLite, or SQLite without transit's tables: anything else (I/O, locks) is an
-            // error, never a reason to write a new file over this one.
+        } catch let error as DatabaseError where error.isNotADatabase || error.isMissingTable || error.isMissingColumn {
+            // Not SQLite, or SQLite without transit's tables (or with a `metadata` table of
+            // another layout, as MBTiles files have): anything else (I/O, locks) is an error,
+            // never a reason to write a new file over this one.
             return .notTransit
         }
         guard let version = metadata[MetadataEntry.Key.schemaVersion.rawValue], let number = Int(version) else { return .notTransit }
