@@ -36,12 +36,21 @@ public struct Feed: Entity, Sendable, Equatable {
     /// Every key the feed's rows can have.
     public var keys: ClosedRange<Int> { FeedKeys.range(of: key) }
 
-    private static let columns = (key: RecordColumn<Feed>("id"), name: RecordColumn<Feed>("name"), source: RecordColumn<Feed>("source"),
+    /// The record's columns by name (requests filter and sort by them, the importer writes them).
+    static let columns = (key: RecordColumn<Feed>("id"), name: RecordColumn<Feed>("name"), source: RecordColumn<Feed>("source"),
                                   importedAt: RecordColumn<Feed>("imported_at"), timeZone: RecordColumn<Feed>("time_zone"),
                                   agencies: RecordColumn<Feed>("agencies"), largestTime: RecordColumn<Feed>("largest_time"),
                                   hasFrequencies: RecordColumn<Feed>("has_frequencies"), stops: RecordColumn<Feed>("stops"),
                                   stopTimes: RecordColumn<Feed>("stop_times"), trips: RecordColumn<Feed>("trips"), routes: RecordColumn<Feed>("routes"),
                                   firstDate: RecordColumn<Feed>("first_date"), lastDate: RecordColumn<Feed>("last_date"))
+
+    /// Every feed, by name: the order listings and lookups take them in.
+    static let byName = FetchRequest<Feed>().sorted(by: [column(columns.name).ascending])
+
+    /// The keys of the database's feeds.
+    static func allKeys(in database: Database) throws -> [Int] {
+        try database.fetchIdentifiers(FetchRequest<Feed>()).map { Int($0) }
+    }
 
     public init(row: Row) throws {
         let c = Feed.columns

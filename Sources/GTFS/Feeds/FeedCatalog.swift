@@ -5,60 +5,44 @@ import FetchRequest
 public enum FeedCatalog {
     /// The key of the feed named `name`, or nil.
     static func key(ofFeedNamed name: String, in database: Database) throws -> Int? {
-        let request = FetchRequest<Feed>().filter(Feed.column("name") == name)
+        let request = FetchRequest<Feed>().filter(Feed.column(Feed.columns.name) == name)
         return try database.fetchIdentifiers(request).first.map { Int($0) }
     }
 
     /// A key no feed has had in this database: the largest ever given, plus one (kept in
     /// `metadata.last_feed_key`, so a removed feed's key and table names are never reused).
     static func nextFeedKey(in database: Database) throws -> Int {
-        var largest = 0
-        let metadata = Query(table: "metadata").select(Column("value")).filter(Column("key") == "last_feed_key")
-        try database.forEachRow(SQLGenerator.prepare(metadata)) { largest = Int($0.string(0)) ?? 0 }
-        let feeds = Query(table: "feeds").select([SelectedProperty(Column("id").max)])
-        try database.forEachRow(SQLGenerator.prepare(feeds)) { largest = max(largest, $0.optionalInt(0) ?? 0) }
-        return largest + 1
+        let largest = try MetadataEntry.value(of: .lastFeedKey, in: database).flatMap { Int($0) } ?? 0
+        return max(largest, try Feed.allKeys(in: database).max() ?? 0) + 1
     }
 
     /// Removes the feed whose key is `feed` and everything of it: its rows in the shared tables
     /// (each one key range), its search words, and its own tables. Runs inside the caller's
     /// transaction.
     static func removeRows(ofFeed feed: Int, from database: Database) throws {
-        func deleteRange(_ table: String, _ column: String) throws { try deleteKeys(ofFeed: feed, from: table, column: column, in: database) }
-        try deleteRange("stop_words", "stop")
-        try deleteRange("frequencies", "trip")
-        try deleteRange("trips", "id")
-        try deleteRange("directions", "route")
-        try deleteRange("calendar_dates", "service")
-        try deleteRange("calendar", "service")
-        try deleteRange("services", "id")
-        try deleteRange("routes", "id")
-        try deleteRange("stops", "id")
-        try deleteRange("agency", "id")
-        try database.run(SQLGenerator.prepareDelete(from: "feed_info", where: Column("feed") == feed))
-        try database.run(SQLGenerator.prepareDelete(from: "feed_downloads", where: Column("feed") == feed))
+        for (table, column) in Schema.feedKeyedTables {
+            let keys = FeedKeys.range(of: feed)
+            try database.run(SQLGenerator.prepareDelete(from: table.name, where: Column(column).between(keys.lowerBound, and: keys.upperBound)))
+        }
+        // Each entity's rows as the feed's model scopes them (a key range, or the feed's column),
+        // the rows that refer to others first.
+        for entity in ["frequencies", "trips", "directions", "calendar_dates", "calendar", "services", "routes", "stops", "agency", "feed_info"] {
+            try database.run(TransitModel.deleteRows(of: entity, feedKey: feed))
+        }
+        try database.run(FeedDownload.delete(where: FeedDownload.column(.feed) == feed))
         // Its realtime data goes with it (the tables exist once realtime was read).
-        if try database.count(Query(table: "sqlite_master").filter(Column("name") == RealtimeSchema.sources.name)) > 0 {
+        if try SchemaObject.exists(RealtimeSchema.sources.name, in: database) {
             try RealtimeStore.removeRealtime(ofFeed: feed, from: database)
         }
         for table in Schema.feedTables(feed) { try database.execute(table.dropSQL) }
-        try database.run(SQLGenerator.prepareDelete(from: "feeds", where: Column("id") == feed))
+        try database.run(TransitModel.deleteRows(of: "feeds", feedKey: feed))
         try recordKeyGiven(feed, in: database)
-    }
-
-    /// Deletes the rows of `table` whose `column` holds a key of feed `feed` (one range of its block).
-    static func deleteKeys(ofFeed feed: Int, from table: String, column: String, in database: Database) throws {
-        let keys = FeedKeys.range(of: feed)
-        try database.run(SQLGenerator.prepareDelete(from: table, where: Column(column).between(keys.lowerBound, and: keys.upperBound)))
     }
 
     /// Remembers that feed key `feed` has been given, so `nextFeedKey` never gives it again.
     static func recordKeyGiven(_ feed: Int, in database: Database) throws {
-        var largest = feed
-        let metadata = Query(table: "metadata").select(Column("value")).filter(Column("key") == "last_feed_key")
-        try database.forEachRow(SQLGenerator.prepare(metadata)) { largest = max(largest, Int($0.string(0)) ?? 0) }
-        try database.run(SQLGenerator.prepareDelete(from: "metadata", where: Column("key") == "last_feed_key"))
-        try database.run(SQLGenerator.prepareInsert(into: "metadata", values: [("key", .text("last_feed_key")), ("value", .text(String(largest)))]))
+        let recorded = try MetadataEntry.value(of: .lastFeedKey, in: database).flatMap { Int($0) } ?? 0
+        try MetadataEntry.set(String(max(feed, recorded)), for: .lastFeedKey, in: database)
     }
 
     /// Removes the feed named `name` from the database at `path`, in one transaction; throws
@@ -70,7 +54,7 @@ public enum FeedCatalog {
         }
         try WriteTransaction.run(path: path) { database in
             guard let key = try key(ofFeedNamed: name, in: database) else {
-                let names = try database.fetch(FetchRequest<Feed>().sorted(by: [Feed.column("name").ascending])).map(\.name)
+                let names = try database.fetch(Feed.byName).map(\.name)
                 throw TransitError.unknownFeed(name: name, known: names)
             }
             try removeRows(ofFeed: key, from: database)
@@ -94,16 +78,12 @@ public struct RecordedSource: Sendable, Equatable {
     public static func of(feedNamed name: String, inDatabaseAt path: String) throws -> RecordedSource? {
         guard case .current = try DatabaseFile.inspect(path) else { return nil }
         let database = try Database(path: path, mode: .readOnly)
-        guard let feed = try database.fetchOne(FetchRequest<Feed>().filter(Feed.column("name") == name)) else { return nil }
-        var etag: String?, lastModified: String?
-        let downloads = Query(table: "feed_downloads").select(Column("etag"), Column("last_modified")).filter(Column("feed") == feed.key)
+        guard let feed = try database.fetchOne(FetchRequest<Feed>().filter(Feed.column(Feed.columns.name) == name)) else { return nil }
+        var download: FeedDownload?
         do {
-            try database.forEachRow(SQLGenerator.prepare(downloads)) {
-                etag = $0.optionalString("etag")
-                lastModified = $0.optionalString("last_modified")
-            }
+            download = try database.fetchOne(FeedDownload.of(feed: feed.key))
         } catch let error as DatabaseError where error.isMissingTable {}
-        return RecordedSource(source: feed.source, etag: etag, lastModified: lastModified, importedAt: feed.importedAt)
+        return RecordedSource(source: feed.source, etag: download?.etag, lastModified: download?.lastModified, importedAt: feed.importedAt)
     }
 }
 
@@ -129,17 +109,17 @@ public enum DatabaseFile: Equatable {
     /// What the open `database` is, from its metadata.
     static func inspect(_ database: Database) throws -> DatabaseFile {
         var metadata: [String: String] = [:]
-        let query = Query(table: "metadata").select(Column("key"), Column("value"))
         do {
-            try database.forEachRow(SQLGenerator.prepare(query)) { metadata[$0.string("key")] = $0.optionalString("value") ?? "" }
-        } catch let error as DatabaseError where error.isNotADatabase || error.isMissingTable {
-            // Not SQLite, or SQLite without transit's tables: anything else (I/O, locks) is an
-            // error, never a reason to write a new file over this one.
+            for entry in try database.fetch(FetchRequest<MetadataEntry>()) { metadata[entry.key] = entry.value ?? "" }
+        } catch let error as DatabaseError where error.isNotADatabase || error.isMissingTable || error.isMissingColumn {
+            // Not SQLite, or SQLite without transit's tables (or with a `metadata` table of
+            // another layout, as MBTiles files have): anything else (I/O, locks) is an error,
+            // never a reason to write a new file over this one.
             return .notTransit
         }
-        guard let version = metadata["schema_version"], let number = Int(version) else { return .notTransit }
+        guard let version = metadata[MetadataEntry.Key.schemaVersion.rawValue], let number = Int(version) else { return .notTransit }
         if number == Schema.version { return .current }
         if number > Schema.version { return .newerSchema(version: version) }
-        return .olderSchema(version: version, source: metadata["source"] ?? "")
+        return .olderSchema(version: version, source: metadata[MetadataEntry.Key.source.rawValue] ?? "")
     }
 }

@@ -33,11 +33,8 @@ public enum SchemaUpgrade {
         guard case .current = try DatabaseFile.inspect(path) else { return [] }
         var added: [String] = []
         try WriteTransaction.run(path: path) { database in
-            var present: Set<String> = []
-            try database.forEachRow(SQLGenerator.prepare(Query(table: "sqlite_master").select(Column("name"))
-                .filter(Column("type") == "index"))) { present.insert($0.string("name")) }
-            var feeds: [Int] = []
-            try database.forEachRow(SQLGenerator.prepare(Query(table: "feeds").select(Column("id")))) { feeds.append($0.int("id")) }
+            let present = try SchemaObject.indexNames(in: database)
+            let feeds = try Feed.allKeys(in: database)
             for index in Schema.sharedIndexes + feeds.flatMap(Schema.feedIndexes) where !present.contains(index.name) {
                 try database.execute(index.sql)
                 added.append(index.name)
@@ -54,8 +51,7 @@ public enum SchemaUpgrade {
         guard case .current = try DatabaseFile.inspect(path) else { return false }
         var written = false
         try WriteTransaction.run(path: path) { database in
-            var feeds: [Int] = []
-            try database.forEachRow(SQLGenerator.prepare(Query(table: "feeds").select(Column("id")))) { feeds.append($0.int("id")) }
+            let feeds = try Feed.allKeys(in: database)
             if try PlannerStatistics.present(in: database) != PlannerStatistics.expected(feedKeys: feeds) {
                 try PlannerStatistics.replace(in: database, feedKeys: feeds)
                 written = true
@@ -68,29 +64,27 @@ public enum SchemaUpgrade {
     /// feed's stop times (one descent per trip), `directions` created empty (re-importing a feed
     /// fills it from its directions.txt), and the version recorded.
     static func upgradeFromVersion2(_ database: Database) throws {
-        for column in ["last_stop_sequence", "last_stop"] {
-            if let sql = Schema.trips.addColumnSQL(column) { try database.execute(sql) }
+        for column in [Schema.tripEnds.sequence, Schema.tripEnds.stop] {
+            if let sql = Schema.trips.addColumnSQL(column.name) { try database.execute(sql) }
         }
         try database.execute(Schema.directions.sqlIfNotExists)
-        var feeds: [Int] = []
-        try database.forEachRow(SQLGenerator.prepare(Query(table: "feeds").select(Column("id")))) { feeds.append($0.int("id")) }
-        for feed in feeds {
-            // Each trip's stop time with the largest stop_sequence, through the model.
+        for feed in try Feed.allKeys(in: database) {
+            // Each trip's stop time with the largest stop_sequence, through the model: a
+            // subquery per trip, correlated with the trip being updated.
             let trips = TransitModel.fetch("trips", feedKey: feed)
-            var last = TransitModel.fetch("stop_times", feedKey: feed, alias: "last")
-            last.filter(last.column("trip") == trips.column("id"))
+            var last = TransitModel.fetch("stop_times", feedKey: feed)
+            last.filter(last.key(of: "trip") == trips.key)
             last.sort(by: [last.required("stop_sequence").descending])
             last.limit = 1
             var (lastSequence, lastStop) = (last, last)
-            lastSequence.select(last.column("stop_sequence"), as: "stop_sequence")
-            lastStop.select(last.column("stop"), as: "stop")
+            lastSequence.select(lastSequence.required("stop_sequence"), as: "stop_sequence")
+            lastStop.select(lastStop.key(of: "stop"), as: "stop")
             let keys = FeedKeys.range(of: feed)
             try database.run(SQLGenerator.prepareUpdate(Schema.trips.name, set: [
-                ("last_stop_sequence", .subquery(lastSequence.requiredQuery())),
-                ("last_stop", .subquery(lastStop.requiredQuery())),
-            ], where: trips.column("id").between(keys.lowerBound, and: keys.upperBound)))
+                (Schema.tripEnds.sequence.name, .subquery(lastSequence.requiredQuery())),
+                (trips.entity.keyColumn(of: "last_stop"), .subquery(lastStop.requiredQuery())),
+            ], where: trips.key.between(keys.lowerBound, and: keys.upperBound)))
         }
-        try database.run(SQLGenerator.prepareDelete(from: "metadata", where: Column("key") == "schema_version"))
-        try database.run(SQLGenerator.prepareInsert(into: "metadata", values: [("key", .text("schema_version")), ("value", .text(String(Schema.version)))]))
+        try MetadataEntry.set(String(Schema.version), for: .schemaVersion, in: database)
     }
 }

@@ -106,7 +106,9 @@ extension Importer {
             rows += 1
         }
         guard rows > 0 else { throw FeedError(file: "stops.txt", message: "has a header but no stops") }
-        let setParent = try database.makeStatement(UpdateDefinition("stops", set: ["parent"], where: "id").sql)
+        let stopsEntity = TransitModel.entity("stops")
+        let setParent = try database.makeStatement(UpdateDefinition(Schema.stops.name, set: [stopsEntity.keyColumn(of: "parent_station")],
+                                                                    where: stopsEntity.keyColumn).sql)
         var parents: [Int: Int] = [:]
         for pending in pendingParents {
             guard let parentKey = stopKeys[pending.parent], parentKey != pending.key else {
@@ -271,15 +273,19 @@ extension Importer {
 
     func loadTrips() throws {
         // The trips' last stop is filled in after their stop times (`writeTripEnds`).
-        let insertColumns = Array(Schema.trips.columnNames.prefix(12))
+        let tripEnds = [Schema.tripEnds.sequence.name, Schema.tripEnds.stop.name]
+        let insertColumns = Schema.trips.columnNames.filter { !tripEnds.contains($0) }
         let insert = try BatchInsert(database, into: Schema.trips, columns: insertColumns, background: true)
         defer { insert.cancel() }
-        // Each value's slot in the insert, found by column name once.
+        // Each value's slot in the insert, found once by the column the model stores it in.
+        let trips = TransitModel.entity("trips")
         let slot = { (column: String) -> Int in
             guard let slot = insertColumns.firstIndex(of: column) else { preconditionFailure("trips are inserted without \(column)") }
             return slot
         }
-        let (keySlot, feedSlot, tripIDSlot, routeSlot, serviceSlot) = (slot("id"), slot("feed"), slot("trip_id"), slot("route"), slot("service"))
+        let (keySlot, feedSlot, tripIDSlot, routeSlot, serviceSlot) = (slot(trips.keyColumn), slot(trips.keyColumn(of: "feed")),
+                                                                       slot(trips.column(ofAttribute: "trip_id")), slot(trips.keyColumn(of: "route")),
+                                                                       slot(trips.keyColumn(of: "service")))
         // The fields' places in the file, found by name in its header once.
         var places: (tripID: Int, routeID: Int, serviceID: Int, plain: [(field: Int, slot: Int)],
                      codes: [(field: Int?, slot: Int, allowed: ClosedRange<Int>)], unset: [Int])?
@@ -291,7 +297,7 @@ extension Importer {
                 let plain = CopiedFields(entity: "trips", table: Schema.trips, header: fields.table, except: ["trip_id"])
                 let copies = plain.copies.map { (field: $0.field, slot: slot($0.column)) }
                 let codes = [("direction_id", 0...1), ("wheelchair_accessible", 0...2), ("bikes_allowed", 0...2)].map {
-                    (field: fields.table.optional($0.0), slot: slot($0.0), allowed: $0.1)
+                    (field: fields.table.optional($0.0), slot: slot(trips.column(ofAttribute: $0.0)), allowed: $0.1)
                 }
                 // The columns no field of this file fills (an absent plain field) are set NULL in
                 // every row: the insert's blocks are reused.
@@ -342,31 +348,12 @@ extension Importer {
     }
 
     func loadStopTimes() throws {
-        // Only the columns the file has are bound; the others stay NULL (or their default).
-        var columns: [Int?] = []
-        var insertColumns = ["trip", "stop_sequence", "stop", "arrival", "departure"]
-        var flexLocation: [Int?] = []
-        try readHeader("stop_times.txt") { table in
-            columns = ["stop_id", "arrival_time", "departure_time", "stop_headsign", "pickup_type",
-                       "drop_off_type", "timepoint", "shape_dist_traveled"].map { table.optional($0) }
-            // GTFS-Flex rows name a location (or a group) instead of a stop, and a time window
-            // instead of times: then stop_id and the times are not required columns.
-            flexLocation = ["location_id", "location_group_id"].map { table.optional($0) }
-            let flexWindows = table.optional("start_pickup_drop_off_window") != nil
-            if columns[0] == nil && flexLocation.allSatisfy({ $0 == nil }) { _ = try table.required("stop_id") }
-            if !flexWindows {
-                _ = try table.required("arrival_time")
-                _ = try table.required("departure_time")
-            }
-        }
-        let optionalColumns = ["stop_headsign", "pickup_type", "drop_off_type", "timepoint", "shape_dist_traveled"]
-        for (offset, name) in optionalColumns.enumerated() where columns[3 + offset] != nil { insertColumns.append(name) }
-        let headsignSlot = columns[3] == nil ? -1 : 5
-        let pickupSlot = columns[4] == nil ? -1 : 5 + (columns[3] == nil ? 0 : 1)
-        let dropOffSlot = columns[5] == nil ? -1 : insertColumns.firstIndex(of: "drop_off_type")!
-        let timepointSlot = columns[6] == nil ? -1 : insertColumns.firstIndex(of: "timepoint")!
-        let distanceSlot = columns[7] == nil ? -1 : insertColumns.firstIndex(of: "shape_dist_traveled")!
-        let insert = try BatchInsert(database, into: Schema.stopTimes(feedKey), columns: insertColumns, orIgnore: true, background: true)
+        var header: StopTimeFields?
+        try readHeader("stop_times.txt") { header = try StopTimeFields(header: $0) }
+        guard let layout = header else { return }
+        let places = layout.places, slots = layout.slots, flexLocation = layout.flexLocation
+        let (headsign, pickup, dropOff, timepoint, distance) = (layout.headsign, layout.pickup, layout.dropOff, layout.timepoint, layout.distance)
+        let insert = try BatchInsert(database, into: Schema.stopTimes(feedKey), columns: layout.insertColumns, orIgnore: true, background: true)
         defer { insert.cancel() }
         var rows = 0
         // Hot-loop state lives in locals, written back at the end.
@@ -398,7 +385,7 @@ extension Importer {
                             example: "line \(fields.line): trip_id '\(String(decoding: previousTripID, as: UTF8.self))'")
                 return
             }
-            let stop: Int? = fields.withBytes(columns[0]) { bytes in
+            let stop: Int? = fields.withBytes(places.stop) { bytes in
                 bytes.isEmpty ? -1 : stopKeys[String(decoding: bytes, as: UTF8.self)]
             }
             guard let stop, stop >= 0 else {
@@ -411,7 +398,7 @@ extension Importer {
                         report.skip("stop_times.txt: stop_id empty", example: "line \(fields.line)")
                     }
                 } else {
-                    let stopID = (try? fields.text(columns[0])) ?? nil
+                    let stopID = (try? fields.text(places.stop)) ?? nil
                     report.skip("stop_times.txt: stop_id not in stops.txt", example: "line \(fields.line): stop_id '\(stopID ?? "")'")
                 }
                 return
@@ -429,27 +416,27 @@ extension Importer {
                 lastSequence[tripSlot] = sequence
                 lastStop[tripSlot] = stop
             }
-            let arrivalTime = try fields.time(columns[1])
-            let departureTime = try fields.time(columns[2])
+            let arrivalTime = try fields.time(places.arrival)
+            let departureTime = try fields.time(places.departure)
             let departure = departureTime ?? arrivalTime
-            insert.set(0, integer: Int64(trip))
-            insert.set(1, integer: Int64(sequence))
-            insert.set(2, integer: Int64(stop))
-            insert.set(3, integer: arrivalTime ?? departureTime)
-            insert.set(4, integer: departure)
+            insert.set(slots.trip, integer: Int64(trip))
+            insert.set(slots.sequence, integer: Int64(sequence))
+            insert.set(slots.stop, integer: Int64(stop))
+            insert.set(slots.arrival, integer: arrivalTime ?? departureTime)
+            insert.set(slots.departure, integer: departure)
             if let departure {
                 if departure > largestTime { largestTime = departure }
             } else {
                 tripsWithMissingTimes.insert(trip)
             }
-            if headsignSlot >= 0 {
-                try fields.validateText(columns[3])
-                fields.withBytes(columns[3]) { insert.set(headsignSlot, utf8: $0) }
+            if let headsign {
+                try fields.validateText(headsign.field)
+                fields.withBytes(headsign.field) { insert.set(headsign.slot, utf8: $0) }
             }
-            if pickupSlot >= 0 { insert.set(pickupSlot, integer: try fields.code(columns[4], allowed: 0...3)) }
-            if dropOffSlot >= 0 { insert.set(dropOffSlot, integer: try fields.code(columns[5], allowed: 0...3)) }
-            if timepointSlot >= 0 { insert.set(timepointSlot, integer: try fields.code(columns[6], allowed: 0...1)) }
-            if distanceSlot >= 0 { insert.set(distanceSlot, real: try fields.double(columns[7])) }
+            if let pickup { insert.set(pickup.slot, integer: try fields.code(pickup.field, allowed: 0...3)) }
+            if let dropOff { insert.set(dropOff.slot, integer: try fields.code(dropOff.field, allowed: 0...3)) }
+            if let timepoint { insert.set(timepoint.slot, integer: try fields.code(timepoint.field, allowed: 0...1)) }
+            if let distance { insert.set(distance.slot, real: try fields.double(distance.field)) }
             try insert.endRow()
             rows += 1
         }
@@ -476,7 +463,8 @@ extension Importer {
     /// Writes each trip's last stop (largest `stop_sequence`, the stop there) into `trips`, from
     /// what `loadStopTimes` saw; a trip without stop times keeps NULL.
     func writeTripEnds() throws {
-        let update = try database.makeStatement(UpdateDefinition(Schema.trips.name, set: ["last_stop_sequence", "last_stop"], where: ["id"]).sql)
+        let update = try database.makeStatement(UpdateDefinition(Schema.trips.name, set: [Schema.tripEnds.sequence.name, Schema.tripEnds.stop.name],
+                                                                 where: [TransitModel.entity("trips").keyColumn]).sql)
         let firstTripKey = keyBase + 1
         for (slot, sequence) in tripEnds.sequences.enumerated() where sequence >= 0 {
             try update.bind([.integer(Int64(sequence)), .integer(Int64(tripEnds.stops[slot])), .integer(Int64(firstTripKey + slot))])
@@ -522,16 +510,18 @@ extension Importer {
     func interpolateMissingTimes() throws {
         guard !tripsWithMissingTimes.isEmpty else { return }
         progress?.step("interpolating missing times")
-        let template = SQLGenerator.prepare(Query(table: tables.stopTimes)
-            .select(StopTimeTiming.columnNames.map { SelectedProperty(Column($0)) })
-            .filter(Column("trip") == SQLExpression.variable("trip"))
-            .sorted(by: [Column("stop_sequence").ascending]))
-        let update = try database.makeStatement(
-            UpdateDefinition(tables.stopTimes, set: ["arrival", "departure", "interpolated"], where: ["trip", "stop_sequence"]).sql)
+        // A trip's stop times in order, and the update of one's times, in the model's terms.
+        var calls = TransitModel.fetch("stop_times", feedKey: feedKey)
+        calls.filter(calls.key(of: "trip") == .variable("trip"))
+        calls.sort(by: [calls.required("stop_sequence").ascending])
+        let template = SQLGenerator.prepare(try calls.query(selecting: StopTimeTiming.selected).query)
+        let stopTimes = calls.entity
+        let update = try database.makeStatement(UpdateDefinition(stopTimes.table, set: ["arrival_time", "departure_time", "interpolated"].map(stopTimes.column(ofAttribute:)),
+                                                                 where: [stopTimes.keyColumn(of: "trip"), stopTimes.column(ofAttribute: "stop_sequence")]).sql)
         var interpolated = 0
         for trip in tripsWithMissingTimes.sorted() {
             var timings: [StopTimeTiming] = []
-            try database.forEachRow(try template.substituting(["trip": trip])) { timings.append(try StopTimeTiming(row: $0)) }
+            try database.forEachRow(try template.substituting(["trip": trip])) { timings.append(StopTimeTiming(row: $0)) }
             var previousTimed: Int?
             var index = 0
             while index < timings.count {
@@ -653,42 +643,40 @@ extension Importer {
         let now = Int(time(nil))
         let utc = AgencyTimeZone(identifier: "UTC")!.localTime(of: now)
         let importedAt = utc.date.description + "T" + GTFSTime.format(utc.hour * 3600 + utc.minute * 60 + utc.second) + "Z"
-        try database.run(SQLGenerator.prepareDelete(from: "metadata", where: Column("key") == "schema_version"))
-        try database.run(SQLGenerator.prepareInsert(into: "metadata", values: [("key", .text("schema_version")), ("value", .text(String(Schema.version)))]))
-        try database.run(SQLGenerator.prepareInsert(into: "feeds", values: [
-            ("id", .integer(Int64(feedKey))), ("name", .text(feedName)), ("source", .text(recordedSource ?? feedPath)),
-            ("imported_at", .text(importedAt)), ("time_zone", .text(timeZone?.identifier ?? "UTC")),
-            ("agencies", .text(agencyNames.joined(separator: "\n"))), ("largest_time", .integer(Int64(largestTime))),
-            ("has_frequencies", .integer(hasFrequencies ? 1 : 0)), ("stops", .integer(Int64(report.rows(in: "stops")))),
-            ("stop_times", .integer(Int64(report.rows(in: "stop_times")))), ("trips", .integer(Int64(report.rows(in: "trips")))),
-            ("routes", .integer(Int64(report.rows(in: "routes")))),
-            ("first_date", (serviceDates?.lowerBound.yyyymmdd).sqlValue), ("last_date", (serviceDates?.upperBound.yyyymmdd).sqlValue),
+        try MetadataEntry.set(String(Schema.version), for: .schemaVersion, in: database)
+        let c = Feed.columns
+        try database.run(SQLGenerator.prepareInsert(into: Feed.tableName, values: [
+            (c.key.name, .integer(Int64(feedKey))), (c.name.name, .text(feedName)), (c.source.name, .text(recordedSource ?? feedPath)),
+            (c.importedAt.name, .text(importedAt)), (c.timeZone.name, .text(timeZone?.identifier ?? "UTC")),
+            (c.agencies.name, .text(agencyNames.joined(separator: "\n"))), (c.largestTime.name, .integer(Int64(largestTime))),
+            (c.hasFrequencies.name, .integer(hasFrequencies ? 1 : 0)), (c.stops.name, .integer(Int64(report.rows(in: "stops")))),
+            (c.stopTimes.name, .integer(Int64(report.rows(in: "stop_times")))), (c.trips.name, .integer(Int64(report.rows(in: "trips")))),
+            (c.routes.name, .integer(Int64(report.rows(in: "routes")))),
+            (c.firstDate.name, (serviceDates?.lowerBound.yyyymmdd).sqlValue), (c.lastDate.name, (serviceDates?.upperBound.yyyymmdd).sqlValue),
         ]))
         try FeedCatalog.recordKeyGiven(feedKey, in: database)
         if let recordedSource, let validators = downloadValidators {
-            try database.run(SQLGenerator.prepareInsert(into: "feed_downloads", values: [
-                ("feed", .integer(Int64(feedKey))), ("url", .text(recordedSource)),
-                ("etag", validators.etag.sqlValue), ("last_modified", validators.lastModified.sqlValue),
-            ]))
+            try FeedDownload.record(feed: feedKey, url: recordedSource, etag: validators.etag, lastModified: validators.lastModified, in: database)
         }
     }
 }
 
-/// The timing columns of a stop time, as the interpolation pass reads them.
-struct StopTimeTiming: Entity {
-    static let tableName = "stop_times"
-    static let columnNames = ["stop_sequence", "arrival", "departure"]
-    static let primaryKey = "stop_sequence"
+/// The times of a stop time, as the interpolation pass reads them: the model's key paths, which
+/// its request selects and its rows are read by.
+struct StopTimeTiming {
+    /// The key paths read: `stop_sequence`, `arrival_time`, `departure_time`.
+    static let keyPaths = (sequence: "stop_sequence", arrival: "arrival_time", departure: "departure_time")
+    /// What the request selects.
+    static var selected: [String] { [keyPaths.sequence, keyPaths.arrival, keyPaths.departure] }
+
     let sequence: Int
     let arrival: Int?
     let departure: Int?
 
-    private static let columns = (sequence: RecordColumn<StopTimeTiming>("stop_sequence"), arrival: RecordColumn<StopTimeTiming>("arrival"),
-                                  departure: RecordColumn<StopTimeTiming>("departure"))
-
-    init(row: Row) throws {
-        sequence = row.int(Self.columns.sequence)
-        arrival = row.optionalInt(Self.columns.arrival)
-        departure = row.optionalInt(Self.columns.departure)
+    /// The timing in `row`, which selects `selected`.
+    init(row: Row) {
+        sequence = row.int(Self.keyPaths.sequence)
+        arrival = row.optionalInt(Self.keyPaths.arrival)
+        departure = row.optionalInt(Self.keyPaths.departure)
     }
 }

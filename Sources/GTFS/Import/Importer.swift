@@ -140,7 +140,7 @@ public final class Importer {
         defer { database = nil }
         try WriteTransaction.run(path: databasePath) { database in
             self.database = database
-            report.otherFeeds = try database.count(Query(table: "feeds").filter(Column("name") != feedName))
+            report.otherFeeds = try database.count(FetchRequest<Feed>().filter(Feed.column(Feed.columns.name) != feedName))
             if let existing = try FeedCatalog.key(ofFeedNamed: feedName, in: database) {
                 report.replacedFeed = true
                 try phase("remove the previous \(feedName)") { try FeedCatalog.removeRows(ofFeed: existing, from: database) }

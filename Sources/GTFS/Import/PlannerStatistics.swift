@@ -12,60 +12,55 @@ import FetchRequest
 /// size of a city's feed (5,000 stops, 100,000 trips, 3 million stop times), give every feed the
 /// plans a big feed needs.
 enum PlannerStatistics {
-    /// `sqlite_stat1` rows: table, index (nil: the table's row count alone), and the `stat` text
-    /// (rows, then rows per distinct value of each leading column prefix of the index).
-    static func rows(feedKeys: [Int]) -> [(table: String, index: String?, stat: String)] {
-        var rows: [(table: String, index: String?, stat: String)] = [
-            ("feeds", "feeds_by_name", "10 1"),
-            ("agency", nil, "50"),
-            ("stops", "stops_by_stop_id", "5000 1 1"),
-            ("stops", "stops_by_location", "5000 1 1"),
-            ("stops", "stops_by_normalized_name", "5000 2"),
-            ("stops", "stops_by_parent", "1500 3"),
-            ("routes", "routes_by_route_id", "500 1 1"),
-            ("services", "services_by_service_id", "200 1 1"),
-            ("calendar", nil, "200"),
-            ("calendar_dates", "calendar_dates", "2000 10 1"),
-            ("trips", "trips_by_trip_id", "100000 1 1"),
-            ("trips", "trips_by_service", "100000 500"),
-            ("trips", "trips_by_route", "100000 200"),
-            ("frequencies", "frequencies_by_trip", "1000 3"),
-            ("stop_words", "stop_words", "10000 10 1"),
-            ("stop_words", "stop_words_by_stop", "10000 2"),
-            ("feed_info", "feed_info_by_feed", "10 1"),
+    /// `sqlite_stat1` rows of the shared tables and of the feeds keyed `feedKeys`, each given for a
+    /// table or index the schema declares.
+    static func rows(feedKeys: [Int]) -> [PlannerStatistic] {
+        var rows = [
+            PlannerStatistic(Schema.feedsByName, "10 1"),
+            PlannerStatistic(Schema.agency, "50"),
+            PlannerStatistic(Schema.stopsByStopID, "5000 1 1"),
+            PlannerStatistic(Schema.stopsByLocation, "5000 1 1"),
+            PlannerStatistic(Schema.stopsByNormalizedName, "5000 2"),
+            PlannerStatistic(Schema.stopsByParent, "1500 3"),
+            PlannerStatistic(Schema.routesByRouteID, "500 1 1"),
+            PlannerStatistic(Schema.servicesByServiceID, "200 1 1"),
+            PlannerStatistic(Schema.calendar, "200"),
+            PlannerStatistic(primaryKeyOf: Schema.calendarDates, "2000 10 1"),
+            PlannerStatistic(Schema.tripsByTripID, "100000 1 1"),
+            PlannerStatistic(Schema.tripsByService, "100000 500"),
+            PlannerStatistic(Schema.tripsByRoute, "100000 200"),
+            PlannerStatistic(Schema.frequenciesByTrip, "1000 3"),
+            PlannerStatistic(primaryKeyOf: Schema.stopWords, "10000 10 1"),
+            PlannerStatistic(Schema.stopWordsByStop, "10000 2"),
+            PlannerStatistic(Schema.feedInfoByFeed, "10 1"),
         ]
         for feedKey in feedKeys {
-            let tables = FeedTables(feed: feedKey)
             rows += [
-                (tables.stopTimes, tables.stopTimes, "3000000 30 1"),
-                (tables.stopTimes, tables.stopTimes + "_by_stop_departure", "3000000 300 2 2"),
-                (tables.serviceDays, tables.serviceDays, "20000 60 1"),
-                (tables.shapes, tables.shapes, "500000 500 1"),
+                PlannerStatistic(primaryKeyOf: Schema.stopTimes(feedKey), "3000000 30 1"),
+                PlannerStatistic(Schema.stopTimesByStopDeparture(feedKey), "3000000 300 2 2"),
+                PlannerStatistic(primaryKeyOf: Schema.serviceDays(feedKey), "20000 60 1"),
+                PlannerStatistic(primaryKeyOf: Schema.shapes(feedKey), "500000 500 1"),
             ]
         }
         return rows
     }
 
-    /// The rows a database of the feeds keyed `feedKeys` holds, as text triples.
-    static func expected(feedKeys: [Int]) -> Set<[String]> {
-        Set(rows(feedKeys: feedKeys).map { [$0.table, $0.index ?? "", $0.stat] })
+    /// The rows a database of the feeds keyed `feedKeys` holds.
+    static func expected(feedKeys: [Int]) -> Set<PlannerStatistic> {
+        Set(rows(feedKeys: feedKeys))
     }
 
     /// The rows `sqlite_stat1` holds (none when it is missing).
-    static func present(in database: Database) throws -> Set<[String]> {
-        guard try database.count(Query(table: "sqlite_master").filter(Column("name") == "sqlite_stat1")) > 0 else { return [] }
-        var found: Set<[String]> = []
-        try database.forEachRow(SQLGenerator.prepare(Query(table: "sqlite_stat1").select(Column("tbl"), Column("idx"), Column("stat")))) {
-            found.insert([$0.string("tbl"), $0.optionalString("idx") ?? "", $0.string("stat")])
-        }
-        return found
+    static func present(in database: Database) throws -> Set<PlannerStatistic> {
+        guard try SchemaObject.exists(PlannerStatistic.tableName, in: database) else { return [] }
+        return Set(try database.fetch(FetchRequest<PlannerStatistic>()))
     }
 
     /// Replaces every row of `sqlite_stat1` (measured ones too) with those of the feeds keyed
     /// `feedKeys`.
     static func replace(in database: Database, feedKeys: [Int]) throws {
         try database.execute("ANALYZE sqlite_master")
-        try database.run(SQLGenerator.prepareDelete(from: "sqlite_stat1", where: .all))
+        try database.run(PlannerStatistic.delete(where: .all))
         try write(in: database, feedKeys: feedKeys)
     }
 
@@ -75,12 +70,8 @@ enum PlannerStatistics {
         // ANALYZE of the schema table alone creates sqlite_stat1 (empty) when it is missing.
         try database.execute("ANALYZE sqlite_master")
         for row in rows(feedKeys: feedKeys) {
-            var same = Column("tbl") == row.table
-            same = same && (row.index.map { Column("idx") == $0 } ?? Column("idx").isNull)
-            try database.run(SQLGenerator.prepareDelete(from: "sqlite_stat1", where: same))
-            try database.run(SQLGenerator.prepareInsert(into: "sqlite_stat1", values: [
-                ("tbl", .text(row.table)), ("idx", row.index.map { .text($0) } ?? .null), ("stat", .text(row.stat)),
-            ]))
+            try database.run(PlannerStatistic.delete(where: row.same))
+            try database.run(row.insert)
         }
     }
 }

@@ -22,8 +22,9 @@ public enum Schema {
 
     typealias C = TableDefinition.ColumnDefinition
 
-    static let metadata = TableDefinition("metadata", columns: [
-        C("key", .text, primaryKey: true), C("value", .text),
+    /// What the database records about itself (`MetadataEntry`).
+    static let metadata = TableDefinition(MetadataEntry.tableName, columns: [
+        MetadataEntry.definition(.key, .text, primaryKey: true), MetadataEntry.definition(.value, .text),
     ])
 
     /// One row per feed: its name, where it came from, and what the queries need to know of it
@@ -76,11 +77,12 @@ public enum Schema {
         C("route", .integer, notNull: true), C("service", .integer, notNull: true), C("trip_headsign", .text),
         C("trip_short_name", .text), C("direction_id", .integer), C("block_id", .text), C("shape_id", .text),
         C("wheelchair_accessible", .integer), C("bikes_allowed", .integer),
-        // Where the trip ends, from its stop times: "not the trip's last stop" and "the last
-        // stop's name" (a departure's headsign when the feed gives none) without a lookup in
-        // stop_times per departure.
-        C("last_stop_sequence", .integer), C("last_stop", .integer),
-    ])
+    ] + [tripEnds.sequence, tripEnds.stop])
+
+    /// Where each trip ends, from its stop times, the last columns of `trips` (written after the
+    /// stop times are loaded): "not the trip's last stop" and "the last stop's name" (a
+    /// departure's headsign when the feed gives none) without a lookup in stop_times per departure.
+    static let tripEnds = (sequence: C("last_stop_sequence", .integer), stop: C("last_stop", .integer))
 
     /// `directions.txt` (GTFS+, the Bay Area's extension, also found elsewhere): a name for each
     /// direction of a route ("North", "Inbound", "Clockwise").
@@ -108,8 +110,9 @@ public enum Schema {
 
     /// How each feed imported from a URL was last downloaded: the URL and the validators
     /// (`ETag`, `Last-Modified`) that let the next import skip an unchanged feed.
-    static let feedDownloads = TableDefinition("feed_downloads", columns: [
-        C("feed", .integer, primaryKey: true), C("url", .text, notNull: true), C("etag", .text), C("last_modified", .text),
+    static let feedDownloads = TableDefinition(FeedDownload.tableName, columns: [
+        FeedDownload.definition(.feed, .integer, primaryKey: true), FeedDownload.definition(.url, .text, notNull: true),
+        FeedDownload.definition(.etag, .text), FeedDownload.definition(.lastModified, .text),
     ])
 
     /// The tables every feed shares, in the order they are created.
@@ -118,25 +121,31 @@ public enum Schema {
 
     /// Built after the rows of a new database are loaded (faster than maintaining them row by row);
     /// a feed added to an existing database updates them as it inserts.
-    static let sharedIndexes = [
-        IndexDefinition("feeds_by_name", on: "feeds", columns: ["name"], unique: true),
-        IndexDefinition("stops_by_stop_id", on: "stops", columns: ["stop_id", "feed"], unique: true),
-        IndexDefinition("stops_by_location", on: "stops", columns: ["stop_lon", "stop_lat"]),
-        IndexDefinition("stops_by_normalized_name", on: "stops", columns: ["normalized_name"]),
-        // Partial: it serves "the platforms of this station" and is never taken for `parent IS NULL`.
-        IndexDefinition("stops_by_parent", on: "stops", columns: ["parent"], onlyWhereNotNull: "parent"),
-        IndexDefinition("routes_by_route_id", on: "routes", columns: ["route_id", "feed"], unique: true),
-        IndexDefinition("services_by_service_id", on: "services", columns: ["service_id", "feed"], unique: true),
-        IndexDefinition("trips_by_trip_id", on: "trips", columns: ["trip_id", "feed"], unique: true),
-        // "The trips that run on a date": service_days gives the services, this gives their trips.
-        IndexDefinition("trips_by_service", on: "trips", columns: ["service"]),
-        // "The trips of a route" (`transit route`): one range.
-        IndexDefinition("trips_by_route", on: "trips", columns: ["route"]),
-        IndexDefinition("frequencies_by_trip", on: "frequencies", columns: ["trip"]),
-        // Removing a feed deletes its words by stop key range.
-        IndexDefinition("stop_words_by_stop", on: "stop_words", columns: ["stop"]),
-        IndexDefinition("feed_info_by_feed", on: "feed_info", columns: ["feed"]),
-    ]
+    static let sharedIndexes = [feedsByName, stopsByStopID, stopsByLocation, stopsByNormalizedName, stopsByParent, routesByRouteID,
+                                servicesByServiceID, tripsByTripID, tripsByService, tripsByRoute, frequenciesByTrip, stopWordsByStop,
+                                feedInfoByFeed]
+
+    static let feedsByName = IndexDefinition("feeds_by_name", on: feeds.name, columns: ["name"], unique: true)
+    static let stopsByStopID = IndexDefinition("stops_by_stop_id", on: stops.name, columns: ["stop_id", "feed"], unique: true)
+    static let stopsByLocation = IndexDefinition("stops_by_location", on: stops.name, columns: ["stop_lon", "stop_lat"])
+    static let stopsByNormalizedName = IndexDefinition("stops_by_normalized_name", on: stops.name, columns: ["normalized_name"])
+    /// Partial: it serves "the platforms of this station" and is never taken for `parent IS NULL`.
+    static let stopsByParent = IndexDefinition("stops_by_parent", on: stops.name, columns: ["parent"], onlyWhereNotNull: "parent")
+    static let routesByRouteID = IndexDefinition("routes_by_route_id", on: routes.name, columns: ["route_id", "feed"], unique: true)
+    static let servicesByServiceID = IndexDefinition("services_by_service_id", on: services.name, columns: ["service_id", "feed"], unique: true)
+    static let tripsByTripID = IndexDefinition("trips_by_trip_id", on: trips.name, columns: ["trip_id", "feed"], unique: true)
+    /// "The trips that run on a date": service_days gives the services, this gives their trips.
+    static let tripsByService = IndexDefinition("trips_by_service", on: trips.name, columns: ["service"])
+    /// "The trips of a route" (`transit route`): one range.
+    static let tripsByRoute = IndexDefinition("trips_by_route", on: trips.name, columns: ["route"])
+    static let frequenciesByTrip = IndexDefinition("frequencies_by_trip", on: frequencies.name, columns: ["trip"])
+    /// Removing a feed deletes its words by stop key range.
+    static let stopWordsByStop = IndexDefinition("stop_words_by_stop", on: stopWords.name, columns: ["stop"])
+    static let feedInfoByFeed = IndexDefinition("feed_info_by_feed", on: feedInfo.name, columns: ["feed"])
+
+    /// The shared tables that are no entity of the model, each with the column holding keys of a
+    /// feed's block, by which removing a feed deletes their rows (one range).
+    static let feedKeyedTables = [(table: stopWords, column: stopWordsByStop.columns[0])]
 
     /// The tables of one feed alone, named after it (`stop_times_3`).
     static func feedTables(_ feed: Int) -> [TableDefinition] {
@@ -159,9 +168,12 @@ public enum Schema {
 
     /// The indexes of one feed's own tables.
     static func feedIndexes(_ feed: Int) -> [IndexDefinition] {
-        // With the table's key (trip, stop_sequence) this index covers what departures read.
-        [IndexDefinition("stop_times_\(feed)_by_stop_departure", on: FeedTables(feed: feed).stopTimes,
-                         columns: ["stop", "departure", "pickup_type"])]
+        [stopTimesByStopDeparture(feed)]
+    }
+
+    /// With the table's key (trip, stop_sequence) this index covers what departures read.
+    static func stopTimesByStopDeparture(_ feed: Int) -> IndexDefinition {
+        IndexDefinition("stop_times_\(feed)_by_stop_departure", on: FeedTables(feed: feed).stopTimes, columns: ["stop", "departure", "pickup_type"])
     }
 
     /// Keyed by (trip, stop_sequence) and stored in that order (`WITHOUT ROWID`), so a trip's

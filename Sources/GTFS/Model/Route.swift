@@ -23,7 +23,8 @@ public struct Route: ModelRecord, Sendable, Equatable {
     public let textColor: String?
     public let sortOrder: Int?
 
-    private static let columns = (key: RecordColumn<Route>("id"), feed: RecordColumn<Route>("feed"), routeID: RecordColumn<Route>("route_id"),
+    /// The record's columns by name (requests that read a few of them name them here).
+    static let columns = (key: RecordColumn<Route>("id"), feed: RecordColumn<Route>("feed"), routeID: RecordColumn<Route>("route_id"),
                                   agency: RecordColumn<Route>("agency"), shortName: RecordColumn<Route>("route_short_name"),
                                   longName: RecordColumn<Route>("route_long_name"), type: RecordColumn<Route>("route_type"),
                                   color: RecordColumn<Route>("route_color"), textColor: RecordColumn<Route>("route_text_color"),

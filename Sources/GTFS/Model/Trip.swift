@@ -23,7 +23,8 @@ public struct Trip: ModelRecord, Sendable, Equatable {
     public let wheelchairAccessible: Int?
     public let bikesAllowed: Int?
 
-    private static let columns = (key: RecordColumn<Trip>("id"), feed: RecordColumn<Trip>("feed"), tripID: RecordColumn<Trip>("trip_id"),
+    /// The record's columns by name (requests that read a few of them name them here).
+    static let columns = (key: RecordColumn<Trip>("id"), feed: RecordColumn<Trip>("feed"), tripID: RecordColumn<Trip>("trip_id"),
                                   route: RecordColumn<Trip>("route"), service: RecordColumn<Trip>("service"),
                                   headsign: RecordColumn<Trip>("trip_headsign"), shortName: RecordColumn<Trip>("trip_short_name"),
                                   direction: RecordColumn<Trip>("direction_id"), block: RecordColumn<Trip>("block_id"),

@@ -34,9 +34,11 @@ public struct FeedStatistics: Sendable {
             if let range = feed.serviceDates {
                 dates = dates.map { min($0.lowerBound, range.lowerBound)...max($0.upperBound, range.upperBound) } ?? range
             }
-            let extremes = try database.fetchDictionaries(Query(table: feed.tables.stopTimes).select([
-                SelectedProperty(Column("departure").min, as: "earliest"), SelectedProperty(Column("departure").max, as: "latest"),
-            ]))
+            var stopTimes = TransitModel.fetch("stop_times", feedKey: feed.key)
+            let departure = stopTimes.required("departure_time")
+            stopTimes.select(departure.min, as: "earliest")
+            stopTimes.select(departure.max, as: "latest")
+            let extremes = try database.fetchDictionaries(stopTimes.requiredQuery())
             if case .integer(let earliest)? = extremes.first?["earliest"], case .integer(let latest)? = extremes.first?["latest"] {
                 let range = Int(earliest)...Int(latest)
                 times = times.map { min($0.lowerBound, range.lowerBound)...max($0.upperBound, range.upperBound) } ?? range
@@ -70,7 +72,7 @@ public struct FeedStatistics: Sendable {
             fetch.select(departures, as: "departures")
             fetch.sort(by: [departures.descending, stopID.ascending])
             fetch.limit = limit
-            let query = fetch.requiredQuery().grouped(by: [fetch.column("stop")])
+            let query = fetch.requiredQuery().grouped(by: [fetch.key(of: "stop")])
             try transit.database.forEachRow(SQLGenerator.prepare(query)) { result.append((feed.name, $0.string("stop_id"), $0.string("stop_name"), $0.int("departures"))) }
         }
         result.sort {
@@ -88,7 +90,7 @@ public struct FeedStatistics: Sendable {
         guard let first = stopKeys.first, let feed = transit.feed(ofKey: first) else { return [] }
         var fetch = departuresOn(date, feed: feed.tables)
         let hour = fetch.required("departure_time") / 3600
-        fetch.filter(fetch.column("stop").isIn(stopKeys))
+        fetch.filter(fetch.key(of: "stop").isIn(stopKeys))
         fetch.select(hour, as: "hour")
         fetch.select(countAll, as: "departures")
         fetch.sort(by: [hour.ascending])

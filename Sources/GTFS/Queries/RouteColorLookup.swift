@@ -15,13 +15,15 @@ extension TransitDatabase {
     /// named, for drawing them on a terminal: one request through `routes_by_route_id`.
     public func routeColors(of routes: Set<RouteName>) throws -> [RouteName: (color: String?, textColor: String?)] {
         guard !routes.isEmpty else { return [:] }
-        let query = Query(table: "routes").select(Column("feed"), Column("route_id"), Column("route_color"), Column("route_text_color"))
-            .filter(Column("route_id").isIn(Array(Set(routes.map(\.routeID))).sorted()))
+        let c = Route.columns
+        let read = [c.feed, c.routeID, c.color, c.textColor]
+        let query = FetchRequest<Route>().filter(Route.column(c.routeID).isIn(Array(Set(routes.map(\.routeID))).sorted()))
+            .query.select(read.map { SelectedProperty(Route.column($0)) })
         var found: [RouteName: (color: String?, textColor: String?)] = [:]
         try database.forEachRow(SQLGenerator.prepare(query)) { row in
-            guard let feed = feeds.first(where: { $0.key == row.int("feed") }) else { return }
-            let name = RouteName(feed: feed.name, routeID: row.string("route_id"))
-            if routes.contains(name) { found[name] = (row.optionalString("route_color"), row.optionalString("route_text_color")) }
+            guard let feed = feeds.first(where: { $0.key == row.int(c.feed.name) }) else { return }
+            let name = RouteName(feed: feed.name, routeID: row.string(c.routeID.name))
+            if routes.contains(name) { found[name] = (row.optionalString(c.color.name), row.optionalString(c.textColor.name)) }
         }
         return found
     }

@@ -59,17 +59,21 @@ public struct RoutePatterns: Sendable {
         self.route = route
         // The route's trips (an index range on trips(route)), then by trip_id.
         var trips = TransitModel.fetch("trips", feedKey: feed.key, inNaturalOrder: true)
-        trips.filter(trips.column("route") == key)
+        trips.filter(trips.key(of: "route") == key)
+        let (tripKey, service) = (trips.entity.keyColumn, trips.keyColumnPath(of: "service"))
         var tripRows: [(key: Int, id: String, direction: Int?, service: Int, serviceID: String, shape: String?)] = []
         try transit.database.forEachRow(SQLGenerator.prepare(try trips.query(selecting: ["trip_id", "direction_id", "service_id", "shape_id"],
-                                                                             columns: ["id", "service"]).query)) { row in
-            tripRows.append((row.int("id"), row.string("trip_id"), row.optionalInt("direction_id"), row.int("service"),
+                                                                             columns: [tripKey, service]).query)) { row in
+            tripRows.append((row.int(tripKey), row.string("trip_id"), row.optionalInt("direction_id"), row.int(service),
                              row.string("service_id"), row.optionalString("shape_id")))
         }
         tripRows.sort { $0.id.utf8.lexicographicallyPrecedes($1.id.utf8) }
         // Each trip's stops in order: its own range of stop_times_K.
-        let calls = SQLGenerator.prepare(Query(table: feed.tables.stopTimes).select(Column("stop"), Column("departure"))
-            .filter(Column("trip") == SQLExpression.variable("trip")).sorted(by: [Column("stop_sequence").ascending]))
+        var callsOfTrip = TransitModel.fetch("stop_times", feedKey: feed.key)
+        callsOfTrip.filter(callsOfTrip.key(of: "trip") == .variable("trip"))
+        callsOfTrip.sort(by: [callsOfTrip.required("stop_sequence").ascending])
+        let stop = callsOfTrip.keyColumnPath(of: "stop")
+        let calls = SQLGenerator.prepare(try callsOfTrip.query(selecting: ["departure_time"], columns: [stop]).query)
 
         var stopsByKey: [Int: PatternStop] = [:]
         var groups: [String: (direction: Int?, stops: [Int], trips: Int, first: String)] = [:]
@@ -80,8 +84,8 @@ public struct RoutePatterns: Sendable {
             var stops: [Int] = []
             var firstDeparture: Int?
             try transit.database.forEachRow(try calls.substituting(["trip": trip.key])) { row in
-                if stops.isEmpty { firstDeparture = row.optionalInt("departure") }
-                stops.append(row.int("stop"))
+                if stops.isEmpty { firstDeparture = row.optionalInt("departure_time") }
+                stops.append(row.int(stop))
             }
             let patternKey = "\(trip.direction.map(String.init) ?? "-")|" + stops.map(String.init).joined(separator: ",")
             if groups[patternKey] == nil {
@@ -103,7 +107,7 @@ public struct RoutePatterns: Sendable {
         }
         // The stops' ids and names, one request for all of them.
         if !stopsByKey.isEmpty {
-            let stops = FetchRequest<Stop>().filter(Stop.column("id").isIn(Array(stopsByKey.keys).sorted()))
+            let stops = FetchRequest<Stop>().filter(Stop.column(Stop.columns.key).isIn(Array(stopsByKey.keys).sorted()))
             for stop in try transit.database.fetch(stops) {
                 stopsByKey[stop.key] = PatternStop(stopID: stop.stopID, name: stop.name, latitude: stop.latitude, longitude: stop.longitude)
             }
@@ -111,7 +115,7 @@ public struct RoutePatterns: Sendable {
         // The directions' names (directions.txt), one request.
         var directionNames: [Int: String] = [:]
         var names = TransitModel.fetch("directions", feedKey: feed.key, inNaturalOrder: true)
-        names.filter(names.column("route") == key)
+        names.filter(names.key(of: "route") == key)
         try transit.database.forEachRow(SQLGenerator.prepare(try names.query(selecting: ["direction_id", "direction"]).query)) { row in
             directionNames[row.int("direction_id")] = row.string("direction")
         }

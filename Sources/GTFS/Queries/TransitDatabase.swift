@@ -43,13 +43,13 @@ public final class TransitDatabase {
         case .notTransit:
             // Say why: not SQLite at all, or SQLite without transit's tables.
             do {
-                try database.forEachRow(SQLGenerator.prepare(Query(table: "metadata").select(Column("key")).limited(to: 1))) { _ in }
+                _ = try database.fetch(FetchRequest<MetadataEntry>().limited(to: 1))
             } catch let error as DatabaseError {
                 throw TransitError.notATransitDatabase(path: path, reason: error.message)
             }
             throw TransitError.notATransitDatabase(path: path, reason: "it has no schema version")
         }
-        feeds = try database.fetch(FetchRequest<Feed>().sorted(by: [Feed.column("name").ascending]))
+        feeds = try database.fetch(Feed.byName)
         selectedFeeds = feeds
         feedsByKey = Dictionary(uniqueKeysWithValues: feeds.map { ($0.key, $0) })
     }
@@ -123,7 +123,7 @@ public final class TransitDatabase {
         if let colon = argument.firstIndex(of: ":"),
            let feed = feeds.first(where: { $0.name == argument[..<colon] }) {
             let id = String(argument[argument.index(after: colon)...])
-            let request = FetchRequest<Stop>().filter(Stop.column("stop_id") == id && Stop.column("feed") == feed.key)
+            let request = FetchRequest<Stop>().filter(Stop.column(Stop.columns.stopID) == id && Stop.column(Stop.columns.feed) == feed.key)
             if let stop = try database.fetchOne(request) {
                 guard selectedFeeds.contains(feed) else {
                     throw TransitError.feedNotSelected(id: argument, feed: feed.name, selected: selectedFeeds.map(\.name))
@@ -131,8 +131,8 @@ public final class TransitDatabase {
                 return stop
             }
         }
-        var request = FetchRequest<Stop>().filter(Stop.column("stop_id") == argument)
-        if isRestricted { request = request.filter(Stop.column("feed").isIn(selectedFeeds.map(\.key))) }
+        var request = FetchRequest<Stop>().filter(Stop.column(Stop.columns.stopID) == argument)
+        if isRestricted { request = request.filter(Stop.column(Stop.columns.feed).isIn(selectedFeeds.map(\.key))) }
         let found = try database.fetch(request)
         guard let first = found.first else {
             if isRestricted { throw TransitError.unknownStopInFeeds(id: argument, feeds: selectedFeeds.map(\.name)) }
@@ -150,28 +150,33 @@ public final class TransitDatabase {
     /// The trip an id argument names, with its feed: `FEED:ID`, or a bare `ID` that exactly one of
     /// the selected feeds has (several: `TransitError.ambiguousTrip` listing `FEED:ID (headsign)`).
     public func trip(named argument: String) throws -> (feed: Feed, key: Int) {
-        try resolve(argument, table: "trips", idColumn: "trip_id", label: Column("trip_headsign"),
+        try resolve(argument, id: Trip.columns.tripID, feed: Trip.columns.feed, label: [Trip.columns.headsign],
                     unknown: TransitError.unknownTrip(id: argument),
                     ambiguous: { TransitError.ambiguousTrip(id: argument, candidates: $0) })
     }
 
     /// The route an id argument names, with its feed, as `trip(named:)` does for trips.
     public func route(named argument: String) throws -> (feed: Feed, key: Int) {
-        try resolve(argument, table: "routes", idColumn: "route_id",
-                    label: .coalesce([Column("route_short_name"), Column("route_long_name")]),
+        try resolve(argument, id: Route.columns.routeID, feed: Route.columns.feed, label: [Route.columns.shortName, Route.columns.longName],
                     unknown: TransitError.unknownRoute(id: argument),
                     ambiguous: { TransitError.ambiguousRoute(id: argument, candidates: $0) })
     }
 
-    /// `FEED:ID` or a bare id of `table` (unique per feed in `idColumn`), among the selected feeds.
-    private func resolve(_ argument: String, table: String, idColumn: String, label: SQLExpression, unknown: TransitError,
-                         ambiguous: ([String]) -> TransitError) throws -> (feed: Feed, key: Int) {
+    /// `FEED:ID` or a bare id of `Record`'s table (unique per feed in the column `id`), among the
+    /// selected feeds; `label` names it in a message about several (the first of its columns
+    /// that is not NULL).
+    private func resolve<Record: Entity>(_ argument: String, id idColumn: RecordColumn<Record>, feed feedColumn: RecordColumn<Record>,
+                                         label: [RecordColumn<Record>], unknown: TransitError,
+                                         ambiguous: ([String]) -> TransitError) throws -> (feed: Feed, key: Int) {
+        let key = Record.primaryKey
+        let labelValue = label.count == 1 ? Record.column(label[0]) : .coalesce(label.map { Record.column($0) })
         func matches(_ id: String, feeds: [Feed]) throws -> [(feed: Feed, key: Int, headsign: String)] {
             var found: [(Feed, Int, String)] = []
-            var query = Query(table: table).select([SelectedProperty(Column("id")), SelectedProperty(label, as: "label")]).filter(Column(idColumn) == id)
-            if feeds.count != self.feeds.count { query = query.filter(Column("feed").isIn(feeds.map(\.key))) }
+            var request = FetchRequest<Record>().filter(Record.column(idColumn) == id)
+            if feeds.count != self.feeds.count { request = request.filter(Record.column(feedColumn).isIn(feeds.map(\.key))) }
+            let query = request.query.select([SelectedProperty(Record.column(key)), SelectedProperty(labelValue, as: "label")])
             try database.forEachRow(SQLGenerator.prepare(query)) { row in
-                if let feed = self.feed(ofKey: row.int("id")) { found.append((feed, row.int("id"), row.optionalString("label") ?? "")) }
+                if let feed = self.feed(ofKey: row.int(key)) { found.append((feed, row.int(key), row.optionalString("label") ?? "")) }
             }
             return found
         }
@@ -194,7 +199,7 @@ public final class TransitDatabase {
     /// station, its boarding points (`location_type` 0 or empty) too.
     public func boardingKeys(for stop: Stop) throws -> [Int] {
         guard stop.locationType == 1 else { return [stop.key] }
-        let children = FetchRequest<Stop>().filter(Stop.column("parent") == stop.key && Stop.boardingPoints())
+        let children = FetchRequest<Stop>().filter(Stop.column(Stop.columns.parent) == stop.key && Stop.boardingPoints())
         return [stop.key] + (try database.fetchIdentifiers(children).map { Int($0) })
     }
 

@@ -46,34 +46,35 @@ public struct TripDetails: Sendable {
         self.feed = feed
         self.key = key
         var trip = TransitModel.fetch("trips", feedKey: feed.key, inNaturalOrder: true)
-        trip.filter(trip.column("id") == key)
+        trip.filter(trip.key == key)
+        let service = trip.keyColumnPath(of: "service")
         var found: (String, String, String, String, String?, Int?, String?, Int, String, String?, String?)?
         try transit.database.forEachRow(SQLGenerator.prepare(try trip.query(
             selecting: ["trip_id", "route_id", "route.route_short_name", "route.route_long_name", "trip_headsign", "direction_id",
-                        "route.agency.agency_name", "service_id", "shape_id", "direction"], columns: ["service"]).query)) { row in
+                        "route.agency.agency_name", "service_id", "shape_id", "direction"], columns: [service]).query)) { row in
             found = (row.string("trip_id"), row.string("route_id"), row.optionalString("route.route_short_name") ?? "",
                      row.optionalString("route.route_long_name") ?? "", row.optionalString("trip_headsign"), row.optionalInt("direction_id"),
-                     row.optionalString("route.agency.agency_name"), row.int("service"), row.string("service_id"),
+                     row.optionalString("route.agency.agency_name"), row.int(service), row.string("service_id"),
                      row.optionalString("shape_id"), row.optionalString("direction"))
         }
         guard let found else { throw TransitError.unknownTrip(id: argument) }
         (tripID, routeID, routeShortName, routeLongName, headsign, directionID, agencyName, serviceKey, serviceID, shapeID, directionName) = found
         var calls = TransitModel.fetch("stop_times", feedKey: feed.key, inNaturalOrder: true)
-        calls.filter(calls.column("trip") == key)
+        calls.filter(calls.key(of: "trip") == key)
+        let stop = calls.keyColumnPath(of: "stop")
         var list: [TripCall] = []
         try transit.database.forEachRow(SQLGenerator.prepare(try calls.query(
             selecting: ["stop_sequence", "stop_id", "stop.stop_name", "stop.platform_code", "stop.stop_lat", "stop.stop_lon",
-                        "arrival_time", "departure_time", "interpolated", "pickup_type", "drop_off_type"], columns: ["stop"]).query)) { row in
+                        "arrival_time", "departure_time", "interpolated", "pickup_type", "drop_off_type"], columns: [stop]).query)) { row in
             list.append(TripCall(sequence: row.int("stop_sequence"), stopID: row.string("stop_id"), stopName: row.optionalString("stop.stop_name") ?? "",
                                  platformCode: row.optionalString("stop.platform_code"), latitude: row.optionalDouble("stop.stop_lat"),
                                  longitude: row.optionalDouble("stop.stop_lon"), arrival: row.optionalInt("arrival_time"),
                                  departure: row.optionalInt("departure_time"), interpolated: row.int("interpolated") != 0,
-                                 pickupType: row.optionalInt("pickup_type"), dropOffType: row.optionalInt("drop_off_type"), stopKey: row.int("stop")))
+                                 pickupType: row.optionalInt("pickup_type"), dropOffType: row.optionalInt("drop_off_type"), stopKey: row.int(stop)))
         }
         self.calls = list
     }
 
-    /// True when the trip's service runs on `date`.
     /// The stored realtime changes of this trip's run on `date`, by `stop_sequence`: the delay
     /// (nil: the timetable's time) and whether the stop is skipped (every stop of a cancelled run).
     /// Empty when realtime data says nothing of the run (and for a trip run by `frequencies.txt`,
@@ -83,23 +84,27 @@ public struct TripDetails: Sendable {
         let base = feed.timeZone.noonMinusTwelveHours(date)
         let times = calls.compactMap { $0.departure ?? $0.arrival }
         guard let first = times.min(), let last = times.max() else { return [:] }
-        let query = Query(table: "realtime_stop_times").select(Column("stop_sequence"), Column("delay"), Column("skipped"))
-            .filter(Column("stop").isIn(Array(Set(calls.map(\.stopKey))).sorted()))
-            .filter(Column("scheduled").between(base + first, and: base + last))
-            .filter(Column("trip") == key && Column("service_date") == date.yyyymmdd && Column("run_start").isNull)
+        var fetch = TransitModel.fetch("realtime_stop_times", feedKey: feed.key)
+        fetch.filter(fetch.key(of: "stop").isIn(Array(Set(calls.map(\.stopKey))).sorted()))
+        fetch.filter(fetch.required("scheduled").between(base + first, and: base + last))
+        fetch.filter(fetch.key(of: "trip") == key && fetch.required("service_date") == date.yyyymmdd && fetch.required("run_start").isNull)
         var changes: [Int: (delay: Int?, skipped: Bool)] = [:]
         do {
-            try transit.database.forEachRow(SQLGenerator.prepare(query)) { changes[$0.int(0)] = ($0.optionalInt(1), $0.int(2) == 1) }
+            let query = try fetch.query(selecting: ["stop_sequence", "delay", "skipped"]).query
+            try transit.database.forEachRow(SQLGenerator.prepare(query)) {
+                changes[$0.int("stop_sequence")] = ($0.optionalInt("delay"), $0.int("skipped") == 1)
+            }
         } catch let error as DatabaseError where error.isMissingTable {
             // No realtime data was ever read into this database.
         }
         return changes
     }
 
+    /// True when the trip's service runs on `date`.
     public func runs(on date: ServiceDate, in transit: TransitDatabase) throws -> Bool {
-        let query = Query(table: feed.tables.serviceDays).select(Column("service"))
-            .filter(Column("date") == date.yyyymmdd && Column("service") == serviceKey)
-        return try transit.database.count(query) > 0
+        var days = TransitModel.fetch("service_days", feedKey: feed.key)
+        days.filter(days.required("date") == date.yyyymmdd && days.key(of: "service") == serviceKey)
+        return try transit.database.count(days.requiredQuery()) > 0
     }
 
     /// The service's days in words: the weekdays and dates of `calendar.txt`, and how many dates
@@ -111,10 +116,11 @@ public struct TripDetails: Sendable {
     /// The days of service `key` (`serviceID`) in words, as `serviceDescription` gives them.
     public static func describeService(key serviceKey: Int, id serviceID: String, in transit: TransitDatabase) throws -> String {
         var parts: [String] = []
+        let feedKey = FeedKeys.feed(of: serviceKey)
         let names = ["monday", "tuesday", "wednesday", "thursday", "friday", "saturday", "sunday"]
-        let calendar = Query(table: "calendar").select((names + ["start_date", "end_date"]).map { SelectedProperty(Column($0)) })
-            .filter(Column("service") == serviceKey)
-        try transit.database.forEachRow(SQLGenerator.prepare(calendar)) { row in
+        var calendar = TransitModel.fetch("calendar", feedKey: feedKey)
+        calendar.filter(calendar.key(of: "service") == serviceKey)
+        try transit.database.forEachRow(SQLGenerator.prepare(try calendar.query(selecting: names + ["start_date", "end_date"]).query)) { row in
             let short = ["Mon", "Tue", "Wed", "Thu", "Fri", "Sat", "Sun"]
             let days = names.indices.filter { row.int(names[$0]) == 1 }
             var text: String
@@ -129,8 +135,9 @@ public struct TripDetails: Sendable {
             parts.append(text)
         }
         for (type, word) in [(1, "added"), (2, "removed")] {
-            let count = try transit.database.count(Query(table: "calendar_dates")
-                .filter(Column("service") == serviceKey && Column("exception_type") == type))
+            var dates = TransitModel.fetch("calendar_dates", feedKey: feedKey)
+            dates.filter(dates.key(of: "service") == serviceKey && dates.required("exception_type") == type)
+            let count = try transit.database.count(dates.requiredQuery())
             if count > 0 { parts.append("\(count) date\(count == 1 ? "" : "s") \(word)") }
         }
         return "service \(serviceID): " + (parts.isEmpty ? "no days" : parts.joined(separator: "; "))

@@ -41,7 +41,7 @@ public enum RealtimeStore {
         }
         var summary: RealtimeSummary?
         try WriteTransaction.run(path: path) { database in
-            let feeds = try database.fetch(FetchRequest<Feed>().sorted(by: [Feed.column("name").ascending]))
+            let feeds = try database.fetch(Feed.byName)
             let feed: Feed
             if let feedName {
                 guard let named = feeds.first(where: { $0.name == feedName }) else {
@@ -85,19 +85,15 @@ public enum RealtimeStore {
         if !current { for table in RealtimeSchema.tables { try database.execute(table.dropSQL) } }
     }
 
-    /// Deletes every realtime row of feed `feed` (its keys are the feed's key block).
+    /// Deletes every realtime row of feed `feed`: each realtime entity's rows as the feed's model
+    /// scopes them (its feed's column, its stops' key range, or its parent rows'), the rows that
+    /// belong to others first.
     static func removeRealtime(ofFeed feed: Int, from database: Database) throws {
-        func deleteRange(_ table: String, _ column: String) throws { try FeedCatalog.deleteKeys(ofFeed: feed, from: table, column: column, in: database) }
-        try deleteRange("realtime_stop_time_updates", "trip_update")
-        // Stop keys lie in the feed's block too: one range of the primary key.
-        try deleteRange("realtime_stop_times", "stop")
-        try deleteRange("realtime_added_departures", "id")
-        try deleteRange("realtime_trip_updates", "id")
-        try deleteRange("realtime_vehicles", "id")
-        for child in ["realtime_alert_texts", "realtime_alert_periods", "realtime_alert_entities"] { try deleteRange(child, "alert") }
-        try deleteRange("realtime_alerts", "id")
-        try database.run(SQLGenerator.prepareDelete(from: "realtime_sources", where: Column("feed") == feed))
-        try database.run(SQLGenerator.prepareDelete(from: "realtime_feeds", where: Column("feed") == feed))
+        for entity in ["realtime_stop_time_updates", "realtime_stop_times", "realtime_added_departures", "realtime_trip_updates",
+                       "realtime_vehicles", "realtime_alert_texts", "realtime_alert_periods", "realtime_alert_entities", "realtime_alerts",
+                       "realtime_sources", "realtime_feeds"] {
+            try database.run(TransitModel.deleteRows(of: entity, feedKey: feed))
+        }
     }
 
     /// The inserts and lookups of one store, prepared once.
@@ -319,36 +315,53 @@ struct RealtimeLookups {
             TransitModel.fetch(entity, feedKey: feed.key)
         }
         var trips = lookup("trips")
-        trips.filter(try trips.value("trip_id") == .variable("trip_id"))
-        trip = Lookup(try trips.query(selecting: [], columns: ["id", "service"]).query) { (key: $0.position(of: "id"), service: $0.position(of: "service")) }
+        trips.filter(trips.required("trip_id") == .variable("trip_id"))
+        let (tripKey, tripService) = (trips.entity.keyColumn, trips.keyColumnPath(of: "service"))
+        trip = Lookup(try trips.query(selecting: [], columns: [tripKey, tripService]).query) {
+            (key: $0.position(of: tripKey), service: $0.position(of: tripService))
+        }
         var stops = lookup("stops")
-        stops.filter(try stops.value("stop_id") == .variable("stop_id"))
-        stop = Lookup(try stops.query(selecting: [], columns: ["id"]).query) { $0.position(of: "id") }
+        stops.filter(stops.required("stop_id") == .variable("stop_id"))
+        stop = try Lookup(keyOf: stops)
         var routes = lookup("routes")
-        routes.filter(try routes.value("route_id") == .variable("route_id"))
-        route = Lookup(try routes.query(selecting: [], columns: ["id"]).query) { $0.position(of: "id") }
+        routes.filter(routes.required("route_id") == .variable("route_id"))
+        route = try Lookup(keyOf: routes)
         var names = lookup("stops")
-        names.filter(names.column("id") == .variable("id"))
-        stopName = Lookup(try names.query(selecting: ["stop_name"]).query) { $0.position(of: "stop_name") }
+        names.filter(names.key == .variable("id"))
+        stopName = try Lookup(names, selecting: "stop_name")
         var days = lookup("service_days")
-        days.filter(days.column("service") == .variable("service") && (try days.value("date")).isIn(variablesNamed: "date", count: 2))
-        serviceDays = Lookup(try days.query(selecting: ["date"]).query) { $0.position(of: "date") }
+        days.filter(days.key(of: "service") == .variable("service") && days.required("date").isIn(variablesNamed: "date", count: 2))
+        serviceDays = try Lookup(days, selecting: "date")
         var periods = lookup("frequencies")
-        periods.filter(periods.column("trip") == .variable("trip"))
+        periods.filter(periods.key(of: "trip") == .variable("trip"))
         frequencyCount = SQLGenerator.prepareCount(try periods.query())
         var first = lookup("stop_times")
-        first.filter(first.column("trip") == .variable("trip"))
+        first.filter(first.key(of: "trip") == .variable("trip"))
         try first.filter(format: "departure_time != nil")
         try first.sort(by: "stop_sequence")
         first.limit = 1
-        firstDeparture = Lookup(try first.query(selecting: ["departure_time"]).query) { $0.position(of: "departure_time") }
+        firstDeparture = try Lookup(first, selecting: "departure_time")
         // In the entity's natural order: trip, then stop_sequence.
         var calls = TransitModel.fetch("stop_times", feedKey: feed.key, inNaturalOrder: true)
-        calls.filter(calls.column("trip") == .variable("trip"))
-        stopTimesOfTrip = Lookup(try calls.query(selecting: ["stop_sequence", "arrival_time", "departure_time"], columns: ["stop"]).query) {
-            (sequence: $0.position(of: "stop_sequence"), stop: $0.position(of: "stop"), arrival: $0.position(of: "arrival_time"),
-             departure: $0.position(of: "departure_time"))
+        calls.filter(calls.key(of: "trip") == .variable("trip"))
+        let read = (sequence: "stop_sequence", arrival: "arrival_time", departure: "departure_time", stop: calls.keyColumnPath(of: "stop"))
+        stopTimesOfTrip = Lookup(try calls.query(selecting: [read.sequence, read.arrival, read.departure], columns: [read.stop]).query) {
+            (sequence: $0.position(of: read.sequence), stop: $0.position(of: read.stop), arrival: $0.position(of: read.arrival),
+             departure: $0.position(of: read.departure))
         }
+    }
+}
+
+extension RealtimeLookups.Lookup<Int> {
+    /// A lookup of one value: the key path `keyPath` of the rows `fetch` finds.
+    init(_ fetch: ModelFetch, selecting keyPath: String) throws {
+        self.init(try fetch.query(selecting: [keyPath]).query) { $0.position(of: keyPath) }
+    }
+
+    /// A lookup of the key of the rows `fetch` finds (`trips.id`).
+    init(keyOf fetch: ModelFetch) throws {
+        let key = fetch.entity.keyColumn
+        self.init(try fetch.query(selecting: [], columns: [key]).query) { $0.position(of: key) }
     }
 }
 
