@@ -12,10 +12,9 @@ enum PlanBenchmark {
     static func run(database path: String, questions file: String, walk: Double) throws {
         let transit = try TransitDatabase(path: path)
         let feed = transit.feeds[0]
-        guard let text = try? String(contentsOfFile: file) else {
-            print("cannot read \(file)")
-            return
-        }
+        var bytes: [UInt8] = []
+        try FileSystem.read(file) { bytes.append(contentsOf: $0) }
+        let text = String(decoding: bytes, as: UTF8.self)
         var rows: [(from: [Int], to: [Int], at: Int)] = []
         for line in text.split(separator: "\n").dropFirst() {
             let fields = line.split(separator: ",").map(String.init)

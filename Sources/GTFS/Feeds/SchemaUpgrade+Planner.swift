@@ -10,10 +10,10 @@ extension SchemaUpgrade {
         guard case .current = try DatabaseFile.inspect(path) else { return [] }
         var added: [String] = []
         try WriteTransaction.run(path: path) { database in
-            let feeds = try database.fetch(FetchRequest<Feed>().sorted(by: [Feed.column("id").ascending]))
+            let feeds = try database.fetch(FetchRequest<Feed>().sorted(by: [Feed.column(Feed.columns.key).ascending]))
             for feed in feeds {
                 let planner = Schema.planner(feed.key)
-                guard try database.count(Query(table: "sqlite_master").filter(Column("name") == planner.name)) == 0 else { continue }
+                guard try !SchemaObject.exists(planner.name, in: database) else { continue }
                 try database.execute(Schema.transfers(feed.key).sqlIfNotExists)
                 try database.execute(planner.sql)
                 _ = try PlannerTimetableBuilder(database: database, feedKey: feed.key).build()

@@ -152,18 +152,30 @@ public enum Schema {
         [stopTimes(feed), serviceDays(feed), shapes(feed), transfers(feed), planner(feed)]
     }
 
+    /// The columns of a feed's `transfers_<feed>`: transfers.txt with its ids as keys.
+    enum TransferColumn: String, CaseIterable {
+        case fromStop = "from_stop", toStop = "to_stop", fromRoute = "from_route", toRoute = "to_route"
+        case fromTrip = "from_trip", toTrip = "to_trip", transferType = "transfer_type", minimumTime = "min_transfer_time"
+    }
+
     /// transfers.txt of one feed, ids resolved to keys (NULL where the row names none).
     static func transfers(_ feed: Int) -> TableDefinition {
-        TableDefinition(FeedTables(feed: feed).transfers, columns: [
-            C("from_stop", .integer), C("to_stop", .integer), C("from_route", .integer), C("to_route", .integer),
-            C("from_trip", .integer), C("to_trip", .integer), C("transfer_type", .integer, notNull: true), C("min_transfer_time", .integer),
-        ])
+        TableDefinition(FeedTables(feed: feed).transfers, columns: TransferColumn.allCases.map { column in
+            C(column.rawValue, .integer, notNull: column == .transferType)
+        })
+    }
+
+    /// The columns of a feed's `planner_<feed>`: an id (0: the stop index; 1…: the patterns) and
+    /// its BLOB.
+    enum PlannerColumn: String, CaseIterable {
+        case id, data
     }
 
     /// The journey planner's timetable of one feed (`PlannerTimetableBuilder`): row 0 its stop
     /// index, rows 1… its patterns, each one BLOB.
     static func planner(_ feed: Int) -> TableDefinition {
-        TableDefinition(FeedTables(feed: feed).planner, columns: [C("id", .integer, primaryKey: true), C("data", .blob, notNull: true)])
+        TableDefinition(FeedTables(feed: feed).planner, columns: [C(PlannerColumn.id.rawValue, .integer, primaryKey: true),
+                                                                  C(PlannerColumn.data.rawValue, .blob, notNull: true)])
     }
 
     /// The indexes of one feed's own tables.

@@ -15,16 +15,16 @@ public struct JourneyDetails: Sendable {
         var stops: [Int: Stop] = [:]
         for chunk in stride(from: 0, to: stopKeys.count, by: 500) {
             let keys = Array(stopKeys[chunk..<min(chunk + 500, stopKeys.count)])
-            for stop in try transit.database.fetch(FetchRequest<Stop>().filter(Stop.column("id").isIn(keys))) { stops[stop.key] = stop }
+            for stop in try transit.database.fetch(FetchRequest<Stop>().filter(Stop.column(Stop.columns.key).isIn(keys))) { stops[stop.key] = stop }
         }
         var trips: [Int: Trip] = [:]
         if !tripKeys.isEmpty {
-            for trip in try transit.database.fetch(FetchRequest<Trip>().filter(Trip.column("id").isIn(tripKeys))) { trips[trip.key] = trip }
+            for trip in try transit.database.fetch(FetchRequest<Trip>().filter(Trip.column(Trip.columns.key).isIn(tripKeys))) { trips[trip.key] = trip }
         }
         let routeKeys = Array(Set(trips.values.map(\.routeKey))).sorted()
         var routes: [Int: Route] = [:]
         if !routeKeys.isEmpty {
-            for route in try transit.database.fetch(FetchRequest<Route>().filter(Route.column("id").isIn(routeKeys))) { routes[route.key] = route }
+            for route in try transit.database.fetch(FetchRequest<Route>().filter(Route.column(Route.columns.key).isIn(routeKeys))) { routes[route.key] = route }
         }
         self.stops = stops
         self.trips = trips

@@ -28,19 +28,20 @@ public struct PlannerStopIndex: Sendable {
         var longitudes: [Double] = []
         var parents: [Int32] = []
         var types: [UInt8] = []
-        let keys = FeedKeys.range(of: feedKey)
-        let request = FetchRequest<Stop>().filter(Stop.column("id").between(keys.lowerBound, and: keys.upperBound))
-            .sorted(by: [Stop.column("id").ascending])
-        try database.forEachRow(request.prepare()) { row in
-            let stop = try Stop(row: row)
-            let slot = stop.key - base - 1
+        // The feed's stops in key order, read by position in the order selected here.
+        var stops = TransitModel.fetch("stops", feedKey: feedKey, inNaturalOrder: true)
+        let selected = [stops.key, stops.key(of: "parent_station"), stops.required("stop_lat"), stops.required("stop_lon"),
+                        stops.required("location_type")]
+        for (index, value) in selected.enumerated() { stops.select(value, as: "v\(index)") }
+        try database.forEachRow(SQLGenerator.prepare(stops.requiredQuery())) { row in
+            let slot = row.int(0) - base - 1
             while latitudes.count < slot {
                 latitudes.append(.nan); longitudes.append(.nan); parents.append(-1); types.append(0)
             }
-            latitudes.append(stop.latitude ?? .nan)
-            longitudes.append(stop.longitude ?? .nan)
-            parents.append(Int32(stop.parent.map { $0 - base - 1 } ?? -1))
-            types.append(UInt8(clamping: stop.locationType))
+            latitudes.append(row.optionalDouble(2) ?? .nan)
+            longitudes.append(row.optionalDouble(3) ?? .nan)
+            parents.append(Int32(row.optionalInt(1).map { $0 - base - 1 } ?? -1))
+            types.append(UInt8(clamping: row.int(4)))
         }
         var callsByStop = [[(UInt32, UInt32)]](repeating: [], count: latitudes.count)
         for (index, stops) in patternStops.enumerated() {

@@ -54,14 +54,13 @@ final class PlannerTimetable {
         var patternOffset = 0
         for feed in feeds {
             let table = Schema.planner(feed.key)
-            guard try database.count(Query(table: "sqlite_master").filter(Column("name") == table.name)) > 0 else {
-                throw TransitError.noPlannerTimetable(feed: feed.name)
-            }
+            guard try SchemaObject.exists(table.name, in: database) else { throw TransitError.noPlannerTimetable(feed: feed.name) }
+            let (id, data) = (Column(Schema.PlannerColumn.id.rawValue), Column(Schema.PlannerColumn.data.rawValue))
             var patternCount = 0
-            try database.forEachRow(SQLGenerator.prepare(Query(table: table.name).select([SelectedProperty(Column("id").max)]))) {
+            try database.forEachRow(SQLGenerator.prepare(Query(table: table.name).select([SelectedProperty(id.max)]))) {
                 patternCount = $0.optionalInt(0) ?? 0
             }
-            let select = SQLGenerator.prepare(Query(table: table.name).select(Column("data")).filter(Column("id") == 0))
+            let select = SQLGenerator.prepare(Query(table: table.name).select(data).filter(id == 0))
             var index: PlannerStopIndex?
             try database.forEachRow(select) { row in index = try row.withBlob(0) { try PlannerStopIndex(packed: $0) } }
             guard let index else { throw TransitError.noPlannerTimetable(feed: feed.name) }
@@ -75,8 +74,8 @@ final class PlannerTimetable {
         stopCount = firstStop
         patterns = [TripPattern?](repeating: nil, count: patternOffset)
         for part in parts {
-            let sql = SQLGenerator.prepare(Query(table: Schema.planner(part.feed.key).name).select(Column("data"))
-                .filter(Column("id") == SQLExpression.variable("id"))).sql
+            let sql = SQLGenerator.prepare(Query(table: Schema.planner(part.feed.key).name).select(Column(Schema.PlannerColumn.data.rawValue))
+                .filter(Column(Schema.PlannerColumn.id.rawValue) == SQLExpression.variable("id"))).sql
             patternStatements.append(try database.makeStatement(sql))
         }
     }
@@ -87,12 +86,13 @@ final class PlannerTimetable {
         let table = Schema.transfers(feed.key)
         var from: [Int: [TransferRule]] = [:]
         var to: [Int: [TransferRule]] = [:]
-        let query = Query(table: table.name).select(Column("from_stop"), Column("to_stop"), Column("transfer_type"), Column("min_transfer_time"))
-            .filter(Column("from_route").isNull && Column("to_route").isNull && Column("from_trip").isNull && Column("to_trip").isNull)
-            .filter(Column("from_stop").isNotNull && Column("to_stop").isNotNull && Column("transfer_type") <= 3)
+        typealias C = Schema.TransferColumn
+        func column(_ name: C) -> SQLExpression { Column(name.rawValue) }
+        let query = Query(table: table.name).select(column(.fromStop), column(.toStop), column(.transferType), column(.minimumTime))
+            .filter(column(.fromRoute).isNull && column(.toRoute).isNull && column(.fromTrip).isNull && column(.toTrip).isNull)
+            .filter(column(.fromStop).isNotNull && column(.toStop).isNotNull && column(.transferType) <= 3)
         try database.forEachRow(SQLGenerator.prepare(query)) { row in
-            let rule = TransferRule(from: row.int("from_stop"), to: row.int("to_stop"), type: row.int("transfer_type"),
-                                    minimumTime: row.optionalInt("min_transfer_time"))
+            let rule = TransferRule(from: row.int(0), to: row.int(1), type: row.int(2), minimumTime: row.optionalInt(3))
             from[rule.from, default: []].append(rule)
             to[rule.to, default: []].append(rule)
         }
@@ -208,7 +208,7 @@ final class PlannerTimetable {
         let feed = parts[part].feed
         var fetch = TransitModel.fetch("service_days", feedKey: feed.key)
         fetch.filter(fetch.required("date") == SQLExpression.value(date.yyyymmdd))
-        fetch.select(fetch.column("service"), as: "service")
+        fetch.select(fetch.key(of: "service"), as: "service")
         let query = fetch.requiredQuery()
         var found = Set<Int>()
         let prepared = SQLGenerator.prepare(query)

@@ -78,14 +78,13 @@ struct PlannerTimetableBuilder {
             }
         }
 
+        // Read by position, in the order selected here.
         var stopTimes = TransitModel.fetch("stop_times", feedKey: feedKey, inNaturalOrder: true)
-        for name in ["trip", "stop", "arrival", "departure", "pickup_type", "drop_off_type"] {
-            stopTimes.select(stopTimes.column(name), as: name)
-        }
+        let selected = [stopTimes.key(of: "trip"), stopTimes.key(of: "stop"), stopTimes.required("arrival_time"),
+                        stopTimes.required("departure_time"), stopTimes.required("pickup_type"), stopTimes.required("drop_off_type")]
+        for (index, value) in selected.enumerated() { stopTimes.select(value, as: "v\(index)") }
         let query = stopTimes.requiredQuery()
-        let (trip, stop, arrival, departure, pickup, dropOff) = (query.position(of: "trip"), query.position(of: "stop"),
-                                                                  query.position(of: "arrival"), query.position(of: "departure"),
-                                                                  query.position(of: "pickup_type"), query.position(of: "drop_off_type"))
+        let (trip, stop, arrival, departure, pickup, dropOff) = (0, 1, 2, 3, 4, 5)
         try database.forEachRow(SQLGenerator.prepare(query)) { row in
             let rowTrip = row.int(trip)
             if rowTrip != currentTrip {
@@ -104,7 +103,8 @@ struct PlannerTimetableBuilder {
             patterns += split(runs.sorted { ($0.firstTime, $0.trip) < ($1.firstTime, $1.trip) }, key: key)
         }
 
-        let insert = try database.makeStatement(Schema.planner(feedKey).insertSQL(columns: ["id", "data"]))
+        let table = Schema.planner(feedKey)
+        let insert = try database.makeStatement(table.insertSQL(columns: table.columnNames))
         var summary = Summary()
         func write(_ id: Int, _ bytes: [UInt8]) throws {
             insert.bind(integer: Int64(id), at: 1)
@@ -154,10 +154,10 @@ struct PlannerTimetableBuilder {
     /// Each trip's service key, by trip key − feed base − 1 (nil for a slot with no trip).
     private func tripServices() throws -> [Int?] {
         var fetch = TransitModel.fetch("trips", feedKey: feedKey)
-        fetch.select(fetch.column("id"), as: "id")
-        fetch.select(fetch.column("service"), as: "service")
+        fetch.select(fetch.key, as: "v0")
+        fetch.select(fetch.key(of: "service"), as: "v1")
         let query = fetch.requiredQuery()
-        let (id, service) = (query.position(of: "id"), query.position(of: "service"))
+        let (id, service) = (0, 1)
         let base = FeedKeys.base(of: feedKey)
         var services: [Int?] = []
         try database.forEachRow(SQLGenerator.prepare(query)) { row in
@@ -171,10 +171,10 @@ struct PlannerTimetableBuilder {
     /// The `frequencies.txt` periods of each frequency-based trip.
     private func frequencyPeriods() throws -> [Int: [(start: Int, end: Int, headway: Int)]] {
         var fetch = TransitModel.fetch("frequencies", feedKey: feedKey, inNaturalOrder: true)
-        for name in ["trip", "start_time", "end_time", "headway_secs"] { fetch.select(fetch.column(name), as: name) }
+        let selected = [fetch.key(of: "trip"), fetch.required("start_time"), fetch.required("end_time"), fetch.required("headway_secs")]
+        for (index, value) in selected.enumerated() { fetch.select(value, as: "v\(index)") }
         let query = fetch.requiredQuery()
-        let (trip, start, end, headway) = (query.position(of: "trip"), query.position(of: "start_time"),
-                                           query.position(of: "end_time"), query.position(of: "headway_secs"))
+        let (trip, start, end, headway) = (0, 1, 2, 3)
         var periods: [Int: [(start: Int, end: Int, headway: Int)]] = [:]
         try database.forEachRow(SQLGenerator.prepare(query)) { row in
             periods[row.int(trip), default: []].append((row.int(start), row.int(end), row.int(headway)))
