@@ -21,11 +21,12 @@ public enum FeedCatalog {
     }
 
     /// Removes the feed whose key is `feed` and everything of it: its rows in the shared tables
-    /// (each one key range), its search words, and its own tables. Runs inside the caller's
+    /// (each one key range), its search prefixes, and its own tables. Runs inside the caller's
     /// transaction.
     static func removeRows(ofFeed feed: Int, from database: Database) throws {
         func deleteRange(_ table: String, _ column: String) throws { try deleteKeys(ofFeed: feed, from: table, column: column, in: database) }
-        try deleteRange("stop_words", "stop")
+        // No index leads with the stop: this reads the whole (small) search index once.
+        try deleteRange(Schema.stopNamePrefixes.name, "stop")
         try deleteRange("frequencies", "trip")
         try deleteRange("trips", "id")
         try deleteRange("directions", "route")

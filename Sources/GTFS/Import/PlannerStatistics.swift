@@ -30,8 +30,8 @@ enum PlannerStatistics {
             ("trips", "trips_by_service", "100000 500"),
             ("trips", "trips_by_route", "100000 200"),
             ("frequencies", "frequencies_by_trip", "1000 3"),
-            ("stop_words", "stop_words", "10000 10 1"),
-            ("stop_words", "stop_words_by_stop", "10000 2"),
+            // 5,000 names of about two 6-letter words: 60,000 prefixes, 20 rows a prefix, 2 a name.
+            ("stop_name_prefixes", "stop_name_prefixes", "60000 20 2 1 1 1"),
             ("feed_info", "feed_info_by_feed", "10 1"),
         ]
         for feedKey in feedKeys {

@@ -17,8 +17,9 @@ import FetchRequest
 /// indexes in one sort, as fast as into an empty database, and removing one drops them.
 public enum Schema {
     /// Bumped whenever the layout changes. Version 1 held exactly one feed; version 2 lacked the
-    /// trips' last stop and `directions` (`SchemaUpgrade` adds them in place).
-    public static let version = 3
+    /// trips' last stop and `directions`; version 3 searched names in `stop_words` (word ranges)
+    /// rather than `stop_name_prefixes` (`SchemaUpgrade` brings 2 and 3 up in place).
+    public static let version = 4
 
     typealias C = TableDefinition.ColumnDefinition
 
@@ -99,12 +100,15 @@ public enum Schema {
         C("feed_contact_email", .text), C("feed_contact_url", .text),
     ])
 
-    /// The words of each stop's normalized name, for prefix search as an index range, with the
-    /// stop a rider is shown for it (`listed_as`: the station of a platform or entrance, else the
-    /// stop itself), read from the same entry.
-    static let stopWords = TableDefinition("stop_words", columns: [
-        C("word", .text), C("stop", .integer), C("listed_as", .integer, notNull: true),
-    ], primaryKey: ["word", "stop"], withoutRowID: true)
+    /// The search index of stop names (`StopNamePrefixes`): each prefix of each word of a stop's
+    /// normalized name, the stop whose name it is (`stop`), the stop a rider is shown for it
+    /// (`shown`: in the stops listing the station of a platform or entrance, else the stop itself)
+    /// with that stop's normalized name and stop_id, and the listings the row serves (`shown_in`).
+    /// Keyed so that one prefix's rows are in the order a search lists them.
+    static let stopNamePrefixes = TableDefinition("stop_name_prefixes", columns: [
+        C("prefix", .text), C("shown_name", .text), C("shown_stop_id", .text), C("shown", .integer), C("stop", .integer),
+        C("shown_in", .integer, notNull: true),
+    ], primaryKey: ["prefix", "shown_name", "shown_stop_id", "shown", "stop"], withoutRowID: true)
 
     /// How each feed imported from a URL was last downloaded: the URL and the validators
     /// (`ETag`, `Last-Modified`) that let the next import skip an unchanged feed.
@@ -114,7 +118,7 @@ public enum Schema {
 
     /// The tables every feed shares, in the order they are created.
     static let sharedTables = [metadata, feeds, feedDownloads, agency, stops, routes, services, calendar, calendarDates,
-                               trips, frequencies, feedInfo, stopWords, directions]
+                               trips, frequencies, feedInfo, stopNamePrefixes, directions]
 
     /// Built after the rows of a new database are loaded (faster than maintaining them row by row);
     /// a feed added to an existing database updates them as it inserts.
@@ -133,8 +137,6 @@ public enum Schema {
         // "The trips of a route" (`transit route`): one range.
         IndexDefinition("trips_by_route", on: "trips", columns: ["route"]),
         IndexDefinition("frequencies_by_trip", on: "frequencies", columns: ["trip"]),
-        // Removing a feed deletes its words by stop key range.
-        IndexDefinition("stop_words_by_stop", on: "stop_words", columns: ["stop"]),
         IndexDefinition("feed_info_by_feed", on: "feed_info", columns: ["feed"]),
     ]
 
