@@ -6,7 +6,7 @@ import Glibc
 #endif
 
 /// 2,000 seeded random name prefixes (3–5 letters of a random stop's word, every fourth query two
-/// words): the shipped design (ranges on `stop_words(word, stop)`) next to an FTS5 table
+/// words): the shipped design (`stop_name_prefixes`, read in listing order) next to an FTS5 table
 /// (`unicode61 remove_diacritics 2`, prefix queries) built over the same normalized names, so both
 /// meet the folding rules.
 enum SearchBenchmark {
@@ -61,10 +61,10 @@ enum SearchBenchmark {
         }
         let generation = try generationOnly(texts)
         print("search, \(count) seeded random prefixes (3-5 letters, every fourth query two words):")
-        report("  stop_words ranges (shipped)", module)
+        report("  stop_name_prefixes (shipped)", module)
         report("  FTS5 prefix query, same folding", fts)
         report("  (normalizing + generating SQL alone)", generation)
-        print("  ratio stop_words / FTS5: " + String((median(module.micros) / median(fts.micros) * 100).rounded() / 100))
+        print("  ratio stop_name_prefixes / FTS5: " + String((median(module.micros) / median(fts.micros) * 100).rounded() / 100))
     }
 }
 

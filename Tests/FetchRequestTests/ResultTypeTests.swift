@@ -65,6 +65,20 @@ final class ResultTypeTests: XCTestCase {
         XCTAssertEqual(executed.count, 1, "one statement, stepped through")
     }
 
+    func testReadingRowsStopsWhereTheCallerSaysAndTheStatementRunsAgain() throws {
+        let request = SQLGenerator.prepare(Query(table: "visit").select(Column("id")).sorted(by: [Column("id").ascending]))
+        var ids: [Int] = []
+        try fixture.database.readRows(request, while: { row in
+            ids.append(row.int("id"))
+            return ids.count < 3
+        })
+        XCTAssertEqual(ids, [1, 2, 3])
+        XCTAssertEqual(executed.last?.rowCount, 3, "the observer counts the rows read")
+        var all = 0
+        try fixture.database.forEachRow(request) { _ in all += 1 }
+        XCTAssertGreaterThan(all, 3, "the cached statement was reset, not left at row 3")
+    }
+
     func testPrefetchingIsOneQueryPerRelationship() throws {
         let request = FetchRequest<Station>().filter(Column("riders") >= 100)
         let stations = try fixture.database.fetch(request)

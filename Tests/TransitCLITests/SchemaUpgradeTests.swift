@@ -2,9 +2,9 @@ import XCTest
 import Foundation
 import TestSupport
 
-/// A database of schema 2 (before the trips' last stop and directions.txt) is upgraded in place by
-/// `transit feeds upgrade` or by the next import into it, and then answers exactly as a database
-/// imported new; queries on it say what to run.
+/// A database of schema 2 (before the trips' last stop and directions.txt) or 3 (names searched in
+/// `stop_words`) is upgraded in place by `transit feeds upgrade` or by the next import into it, and
+/// then answers exactly as a database imported new; queries on it say what to run.
 final class SchemaUpgradeTests: XCTestCase {
     private func sqlite(_ database: String, _ sql: String) throws {
         let run = try CommandRun.run("/usr/bin/env", ["sqlite3", database, sql])
@@ -33,7 +33,7 @@ final class SchemaUpgradeTests: XCTestCase {
         XCTAssertTrue(refused.stderr.contains("(schema 2): `transit feeds upgrade --db \(old)` brings it up to date in place"), refused.stderr)
         let upgraded = try CommandRun.transit(["feeds", "upgrade", "--db", old])
         XCTAssertEqual(upgraded.status, 0, upgraded.stderr)
-        XCTAssertEqual(upgraded.stdout, "Upgraded \(old) from schema 2 to 3\n")
+        XCTAssertEqual(upgraded.stdout, "Upgraded \(old) from schema 2 to 4\n")
         for question in questions {
             let fresh = try CommandRun.transit(question + ["--db", try DemoDatabase.path()])
             let mine = try CommandRun.transit(question + ["--db", old])
@@ -44,8 +44,48 @@ final class SchemaUpgradeTests: XCTestCase {
         XCTAssertEqual(try CommandRun.run("/usr/bin/env", ["sqlite3", old, ends]).stdout,
                        try CommandRun.run("/usr/bin/env", ["sqlite3", try DemoDatabase.path(), ends]).stdout)
         let again = try CommandRun.transit(["feeds", "upgrade", "--db", old])
-        XCTAssertEqual(again.stdout, "\(old) is up to date (schema 3)\n")
+        XCTAssertEqual(again.stdout, "\(old) is up to date (schema 4)\n")
         XCTAssertFalse(FileManager.default.fileExists(atPath: old + "-wal"), "the database rests in rollback-journal mode")
+    }
+
+    /// A copy of the demo database turned back into schema 3: names searched by word ranges in
+    /// `stop_words`, with that table's index and planner statistics.
+    private func version3Copy(in directory: TemporaryDirectory) throws -> String {
+        let copy = directory.file("old3.sqlite")
+        try FileManager.default.copyItem(atPath: try DemoDatabase.path(), toPath: copy)
+        try sqlite(copy, """
+            DROP TABLE stop_name_prefixes;
+            CREATE TABLE stop_words ("word" TEXT, "stop" INTEGER, "listed_as" INTEGER NOT NULL, PRIMARY KEY ("word", "stop")) WITHOUT ROWID;
+            INSERT INTO stop_words SELECT 'hauptbahnhof', id, id FROM stops WHERE stop_id = 'HBF';
+            CREATE INDEX stop_words_by_stop ON stop_words ("stop");
+            INSERT INTO sqlite_stat1 VALUES ('stop_words', 'stop_words', '10000 10 1'), ('stop_words', 'stop_words_by_stop', '10000 2');
+            UPDATE metadata SET value = '3' WHERE key = 'schema_version'
+            """)
+        return copy
+    }
+
+    func testUpgradeFromSchema3BuildsTheSearchIndexFromTheStops() throws {
+        let directory = TemporaryDirectory()
+        let old = try version3Copy(in: directory)
+        let refused = try CommandRun.transit(["search", "haupt", "--db", old])
+        XCTAssertEqual(refused.status, 1)
+        XCTAssertTrue(refused.stderr.contains("(schema 3): `transit feeds upgrade --db \(old)` brings it up to date in place"), refused.stderr)
+        let upgraded = try CommandRun.transit(["feeds", "upgrade", "--db", old])
+        XCTAssertEqual(upgraded.status, 0, upgraded.stderr)
+        XCTAssertEqual(upgraded.stdout, "Upgraded \(old) from schema 3 to 4\n", "with the new table's planner statistics")
+        for question in [["search", "haupt"], ["search", "a", "--limit", "0"], ["search", "hauptbahnhof", "--platforms"],
+                         ["search", "nord", "--limit", "0"], ["search", "gorli strasse"]] {
+            let fresh = try CommandRun.transit(question + ["--format", "json", "--db", try DemoDatabase.path()])
+            let mine = try CommandRun.transit(question + ["--format", "json", "--db", old])
+            XCTAssertEqual(mine.status, 0, mine.stderr)
+            XCTAssertEqual(mine.stdout, fresh.stdout, question.joined(separator: " "))
+        }
+        let rows = "SELECT * FROM stop_name_prefixes"
+        XCTAssertEqual(try CommandRun.run("/usr/bin/env", ["sqlite3", old, rows]).stdout,
+                       try CommandRun.run("/usr/bin/env", ["sqlite3", try DemoDatabase.path(), rows]).stdout)
+        let leftovers = "SELECT COUNT(*) FROM sqlite_master WHERE name GLOB 'stop_words*'; SELECT COUNT(*) FROM sqlite_stat1 WHERE tbl = 'stop_words'"
+        XCTAssertEqual(try CommandRun.run("/usr/bin/env", ["sqlite3", old, leftovers]).stdout, "0\n0\n")
+        XCTAssertEqual(try CommandRun.transit(["feeds", "upgrade", "--db", old]).stdout, "\(old) is up to date (schema 4)\n")
     }
 
     func testUpgradeAddsTheIndexesADatabaseOfThisSchemaLacks() throws {
@@ -61,7 +101,7 @@ final class SchemaUpgradeTests: XCTestCase {
         let indexes = "SELECT name FROM sqlite_master WHERE type = 'index' ORDER BY name"
         XCTAssertEqual(try CommandRun.run("/usr/bin/env", ["sqlite3", copy, indexes]).stdout,
                        try CommandRun.run("/usr/bin/env", ["sqlite3", try DemoDatabase.path(), indexes]).stdout)
-        XCTAssertEqual(try CommandRun.transit(["feeds", "upgrade", "--db", copy]).stdout, "\(copy) is up to date (schema 3)\n")
+        XCTAssertEqual(try CommandRun.transit(["feeds", "upgrade", "--db", copy]).stdout, "\(copy) is up to date (schema 4)\n")
     }
 
     /// The fixed planner statistics make a small feed plan as a city's does: a predicate on a
@@ -82,7 +122,7 @@ final class SchemaUpgradeTests: XCTestCase {
         let upgraded = try CommandRun.transit(["feeds", "upgrade", "--db", copy])
         XCTAssertEqual(upgraded.stdout, "Added the query planner's statistics (sqlite_stat1) to \(copy)\n", upgraded.stderr)
         XCTAssertTrue(try CommandRun.transit(question + ["--db", copy]).stderr.contains("SEARCH stop_times USING PRIMARY KEY (trip=?"))
-        XCTAssertEqual(try CommandRun.transit(["feeds", "upgrade", "--db", copy]).stdout, "\(copy) is up to date (schema 3)\n")
+        XCTAssertEqual(try CommandRun.transit(["feeds", "upgrade", "--db", copy]).stdout, "\(copy) is up to date (schema 4)\n")
         // Measured statistics (ANALYZE: as many rows, other figures) are replaced too.
         try sqlite(copy, "ANALYZE")
         XCTAssertEqual(try CommandRun.transit(["feeds", "upgrade", "--db", copy]).stdout, "Added the query planner's statistics (sqlite_stat1) to \(copy)\n")
@@ -95,7 +135,7 @@ final class SchemaUpgradeTests: XCTestCase {
         let feed = try FeedFixture().write(to: directory, as: "small")
         let run = try CommandRun.transit(["import", feed, "--db", old])
         XCTAssertEqual(run.status, 0, run.stderr)
-        XCTAssertTrue(run.stdout.contains("upgraded in place from schema 2 to 3"), run.stdout)
+        XCTAssertTrue(run.stdout.contains("upgraded in place from schema 2 to 4"), run.stdout)
         let feeds = try CommandRun.transit(["feeds", "--format", "csv", "--db", old])
         XCTAssertTrue(feeds.stdout.contains("\r\nlindenau,") && feeds.stdout.contains("\r\nsmall,"), feeds.stdout)
         let departures = try CommandRun.transit(questions[0] + ["--db", old])

@@ -39,8 +39,12 @@ final class SearchCommandTests: XCTestCase {
     func testExplainShowsSearchNotScan() throws {
         let run = try search(["gorli strasse", "--explain"])
         XCTAssertEqual(run.status, 0, run.stderr)
-        XCTAssertTrue(run.stderr.contains("SEARCH stop_words USING PRIMARY KEY (word>? AND word<?)"), run.stderr)
+        // The names that begin with the text, then the others: each an index search, neither a sort.
+        XCTAssertTrue(run.stderr.contains("SEARCH stop_name_prefixes USING PRIMARY KEY (prefix=? AND shown_name>? AND shown_name<?)"), run.stderr)
+        XCTAssertTrue(run.stderr.contains("-- statement 2: 1 row"), run.stderr)
+        XCTAssertTrue(run.stderr.contains("SEARCH stop_name_prefixes USING PRIMARY KEY (prefix=?)"), run.stderr)
         XCTAssertFalse(run.stderr.contains("SCAN"), run.stderr)
+        XCTAssertFalse(run.stderr.contains("TEMP B-TREE"), run.stderr)
         XCTAssertFalse(run.stderr.contains("LIKE"), run.stderr)
     }
 

@@ -7,11 +7,24 @@ extension Database {
     /// Runs `request`, calling `body` with each row as it comes (nothing is collected), and
     /// reports the run to `observer` when one is set.
     public func forEachRow(_ request: PreparedRequest, _ body: (Row) throws -> Void) throws {
+        try readRows(request, while: { row in
+            try body(row)
+            return true
+        })
+    }
+
+    /// Runs `request`, calling `body` with each row as it comes until `body` returns false: the
+    /// rows after it are never computed, so a request whose order an index gives (no sort) reads
+    /// only as far as the caller needs, which a `LIMIT` cannot say when the caller skips rows.
+    /// The run is reported to `observer` with the rows read.
+    public func readRows(_ request: PreparedRequest, while body: (Row) throws -> Bool) throws {
         let statement = try cachedStatement(request.sql)
         defer { statement.reset() }
         try statement.bind(request.arguments)
         guard let observer else {
-            while try statement.step() { try body(statement.row) }
+            while try statement.step() {
+                if try !body(statement.row) { return }
+            }
             return
         }
         let plan = try queryPlan(request)
@@ -19,7 +32,7 @@ extension Database {
         let start = monotonicSeconds()
         while try statement.step() {
             rows += 1
-            try body(statement.row)
+            if try !body(statement.row) { break }
         }
         observer(ExecutedRequest(request: request, plan: plan, rowCount: rows, seconds: monotonicSeconds() - start))
     }

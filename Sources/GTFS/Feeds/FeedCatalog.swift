@@ -17,7 +17,7 @@ public enum FeedCatalog {
     }
 
     /// Removes the feed whose key is `feed` and everything of it: its rows in the shared tables
-    /// (each one key range), its search words, and its own tables. Runs inside the caller's
+    /// (each one key range), its search prefixes, and its own tables. Runs inside the caller's
     /// transaction.
     static func removeRows(ofFeed feed: Int, from database: Database) throws {
         for (table, column) in Schema.feedKeyedTables {

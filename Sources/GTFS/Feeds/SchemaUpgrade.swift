@@ -2,10 +2,11 @@ import FetchRequest
 
 /// Brings a database written by an earlier transit up to this version in place, when the change
 /// can be derived from what it holds (schema 2 → 3: each trip's last stop, from its stop times, and
-/// the `directions` table). Schema 1 (one feed, another layout) cannot: it is re-imported.
+/// the `directions` table; 3 → 4: the search index `stop_name_prefixes`, from the stops, in place
+/// of `stop_words`). Schema 1 (one feed, another layout) cannot: it is re-imported.
 public enum SchemaUpgrade {
     /// True when a database of schema `version` can be upgraded in place.
-    public static func canUpgrade(from version: String) -> Bool { version == "2" }
+    public static func canUpgrade(from version: String) -> Bool { version == "2" || version == "3" }
 
     /// Upgrades the database at `path` in one write transaction; returns the version it had, or
     /// nil when it was already current. A database that cannot be upgraded throws the error a query
@@ -16,7 +17,11 @@ public enum SchemaUpgrade {
         case .current:
             return nil
         case .olderSchema(let version, _) where canUpgrade(from: version):
-            try WriteTransaction.run(path: path) { database in try upgradeFromVersion2(database) }
+            try WriteTransaction.run(path: path) { database in
+                if version == "2" { try upgradeFromVersion2(database) }
+                try upgradeFromVersion3(database)
+                try recordCurrentVersion(database)
+            }
             return version
         default:
             _ = try TransitDatabase(path: path)  // throws what is wrong and what to do
@@ -61,8 +66,8 @@ public enum SchemaUpgrade {
     }
 
     /// Schema 2 → 3 inside the caller's transaction: the trips' last stop columns filled from each
-    /// feed's stop times (one descent per trip), `directions` created empty (re-importing a feed
-    /// fills it from its directions.txt), and the version recorded.
+    /// feed's stop times (one descent per trip), and `directions` created empty (re-importing a
+    /// feed fills it from its directions.txt).
     static func upgradeFromVersion2(_ database: Database) throws {
         for column in [Schema.tripEnds.sequence, Schema.tripEnds.stop] {
             if let sql = Schema.trips.addColumnSQL(column.name) { try database.execute(sql) }
@@ -85,6 +90,21 @@ public enum SchemaUpgrade {
                 (trips.entity.keyColumn(of: "last_stop"), .subquery(lastStop.requiredQuery())),
             ], where: trips.key.between(keys.lowerBound, and: keys.upperBound)))
         }
+    }
+
+    /// Schema 3 → 4 inside the caller's transaction: `stop_name_prefixes` made from every feed's
+    /// stops (as an import makes it), `stop_words` and its index dropped (with their planner
+    /// statistics), and the new table's statistics written.
+    static func upgradeFromVersion3(_ database: Database) throws {
+        try database.execute(Schema.stopNamePrefixes.sqlIfNotExists)
+        try StopNamePrefixes.rebuild(in: database)
+        try database.execute(Schema.version3StopWords.dropSQL)
+        let feeds = try database.fetch(FetchRequest<Feed>()).map(\.key)
+        try PlannerStatistics.write(in: database, feedKeys: feeds)
+    }
+
+    /// Records this version as the database's, last in an upgrade's transaction.
+    static func recordCurrentVersion(_ database: Database) throws {
         try MetadataEntry.set(String(Schema.version), for: .schemaVersion, in: database)
     }
 }

@@ -49,10 +49,9 @@ extension Importer {
 
     func loadStops() throws {
         let insert = try ImportRow.statement(into: Schema.stops, in: database)
-        var stopWords: [(key: Int, words: Set<String>)] = []
+        var namedStops: [(key: Int, stopID: String, normalizedName: String, locationType: Int)] = []
         var pendingParents: [(key: Int, parent: String, line: Int)] = []
         var rows = 0
-        var words = 0
         var copied: CopiedFields?
         try readFile("stops.txt", requiring: ["stop_id", "stop_name", "stop_lat", "stop_lon"]) { fields, _ in
             let plain = copied ?? CopiedFields(entity: "stops", table: Schema.stops, header: fields.table,
@@ -102,7 +101,7 @@ extension Importer {
             try insert.run()
             stopKeys[stopID] = key
             if let parent = try fields.text("parent_station") { pendingParents.append((key, parent, fields.line)) }
-            stopWords.append((key, Set(NameNormalizer.words(ofNormalized: normalized))))
+            namedStops.append((key, stopID, normalized, locationType))
             rows += 1
         }
         guard rows > 0 else { throw FeedError(file: "stops.txt", message: "has a header but no stops") }
@@ -121,22 +120,12 @@ extension Importer {
             try setParent.run()
             parents[pending.key] = parentKey
         }
-        // A boarding area's parent is a platform, whose parent is the station: list it as the station.
-        let insertWord = try BatchInsert(database, into: Schema.stopWords)
-        for (key, names) in stopWords {
-            var listedAs = parents[key] ?? key
-            if let grandparent = parents[listedAs] { listedAs = grandparent }
-            for word in names {
-                insertWord.set(0, text: word)
-                insertWord.set(1, integer: Int64(key))
-                insertWord.set(2, integer: Int64(listedAs))
-                try insertWord.endRow()
-                words += 1
-            }
-        }
-        try insertWord.finish()
+        let prefixes = try StopNamePrefixes.write(namedStops.map {
+            StopNamePrefixes.NamedStop(key: $0.key, stopID: $0.stopID, normalizedName: $0.normalizedName,
+                                       locationType: $0.locationType, parent: parents[$0.key])
+        }, into: database)
         count("stops", rows)
-        count("stop_words", words)
+        count("stop_name_prefixes", prefixes)
     }
 
     func loadRoutes() throws {

@@ -30,8 +30,8 @@ enum PlannerStatistics {
             PlannerStatistic(Schema.tripsByService, "100000 500"),
             PlannerStatistic(Schema.tripsByRoute, "100000 200"),
             PlannerStatistic(Schema.frequenciesByTrip, "1000 3"),
-            PlannerStatistic(primaryKeyOf: Schema.stopWords, "10000 10 1"),
-            PlannerStatistic(Schema.stopWordsByStop, "10000 2"),
+            // 5,000 names of about two 6-letter words: 60,000 prefixes, 20 rows a prefix, 2 a name.
+            PlannerStatistic(primaryKeyOf: Schema.stopNamePrefixes, "60000 20 2 1 1 1"),
             PlannerStatistic(Schema.feedInfoByFeed, "10 1"),
         ]
         for feedKey in feedKeys {

@@ -17,8 +17,9 @@ import FetchRequest
 /// indexes in one sort, as fast as into an empty database, and removing one drops them.
 public enum Schema {
     /// Bumped whenever the layout changes. Version 1 held exactly one feed; version 2 lacked the
-    /// trips' last stop and `directions` (`SchemaUpgrade` adds them in place).
-    public static let version = 3
+    /// trips' last stop and `directions`; version 3 searched names in `stop_words` (word ranges)
+    /// rather than `stop_name_prefixes` (`SchemaUpgrade` brings 2 and 3 up in place).
+    public static let version = 4
 
     typealias C = TableDefinition.ColumnDefinition
 
@@ -43,9 +44,13 @@ public enum Schema {
         C("agency_phone", .text), C("agency_fare_url", .text), C("agency_email", .text),
     ])
 
+    /// The column of `stops` holding the stop's name folded as searches fold it
+    /// (`NameNormalizer`), which no record shows.
+    static let normalizedName = "normalized_name"
+
     static let stops = TableDefinition("stops", columns: [
         C("id", .integer, primaryKey: true), C("feed", .integer, notNull: true), C("stop_id", .text, notNull: true),
-        C("stop_code", .text), C("stop_name", .text), C("normalized_name", .text, notNull: true), C("stop_desc", .text),
+        C("stop_code", .text), C("stop_name", .text), C(normalizedName, .text, notNull: true), C("stop_desc", .text),
         C("stop_lat", .real), C("stop_lon", .real), C("zone_id", .text), C("stop_url", .text),
         C("location_type", .integer, notNull: true), C("parent", .integer), C("stop_timezone", .text),
         C("wheelchair_boarding", .integer), C("level_id", .text), C("platform_code", .text),
@@ -101,11 +106,19 @@ public enum Schema {
         C("feed_contact_email", .text), C("feed_contact_url", .text),
     ])
 
-    /// The words of each stop's normalized name, for prefix search as an index range, with the
-    /// stop a rider is shown for it (`listed_as`: the station of a platform or entrance, else the
-    /// stop itself), read from the same entry.
-    static let stopWords = TableDefinition("stop_words", columns: [
-        C("word", .text), C("stop", .integer), C("listed_as", .integer, notNull: true),
+    /// The search index of stop names (`StopNamePrefixes`): each prefix of each word of a stop's
+    /// normalized name, the stop whose name it is (`stop`), the stop a rider is shown for it
+    /// (`shown`: in the stops listing the station of a platform or entrance, else the stop itself)
+    /// with that stop's normalized name and stop_id, and the listings the row serves (`shown_in`).
+    /// Keyed so that one prefix's rows are in the order a search lists them.
+    static let stopNamePrefixes = TableDefinition("stop_name_prefixes", columns: [
+        C("prefix", .text), C("shown_name", .text), C("shown_stop_id", .text), C("shown", .integer), C("stop", .integer),
+        C("shown_in", .integer, notNull: true),
+    ], primaryKey: ["prefix", "shown_name", "shown_stop_id", "shown", "stop"], withoutRowID: true)
+
+    /// Schema 3's search index: the words of each stop's name, searched as ranges.
+    static let version3StopWords = TableDefinition("stop_words", columns: [
+        .init("word", .text), .init("stop", .integer), .init("listed_as", .integer, notNull: true),
     ], primaryKey: ["word", "stop"], withoutRowID: true)
 
     /// How each feed imported from a URL was last downloaded: the URL and the validators
@@ -117,13 +130,12 @@ public enum Schema {
 
     /// The tables every feed shares, in the order they are created.
     static let sharedTables = [metadata, feeds, feedDownloads, agency, stops, routes, services, calendar, calendarDates,
-                               trips, frequencies, feedInfo, stopWords, directions]
+                               trips, frequencies, feedInfo, stopNamePrefixes, directions]
 
     /// Built after the rows of a new database are loaded (faster than maintaining them row by row);
     /// a feed added to an existing database updates them as it inserts.
     static let sharedIndexes = [feedsByName, stopsByStopID, stopsByLocation, stopsByNormalizedName, stopsByParent, routesByRouteID,
-                                servicesByServiceID, tripsByTripID, tripsByService, tripsByRoute, frequenciesByTrip, stopWordsByStop,
-                                feedInfoByFeed]
+                                servicesByServiceID, tripsByTripID, tripsByService, tripsByRoute, frequenciesByTrip, feedInfoByFeed]
 
     static let feedsByName = IndexDefinition("feeds_by_name", on: feeds.name, columns: ["name"], unique: true)
     static let stopsByStopID = IndexDefinition("stops_by_stop_id", on: stops.name, columns: ["stop_id", "feed"], unique: true)
@@ -139,13 +151,13 @@ public enum Schema {
     /// "The trips of a route" (`transit route`): one range.
     static let tripsByRoute = IndexDefinition("trips_by_route", on: trips.name, columns: ["route"])
     static let frequenciesByTrip = IndexDefinition("frequencies_by_trip", on: frequencies.name, columns: ["trip"])
-    /// Removing a feed deletes its words by stop key range.
-    static let stopWordsByStop = IndexDefinition("stop_words_by_stop", on: stopWords.name, columns: ["stop"])
     static let feedInfoByFeed = IndexDefinition("feed_info_by_feed", on: feedInfo.name, columns: ["feed"])
 
     /// The shared tables that are no entity of the model, each with the column holding keys of a
     /// feed's block, by which removing a feed deletes their rows (one range).
-    static let feedKeyedTables = [(table: stopWords, column: stopWordsByStop.columns[0])]
+    /// `stop_name_prefixes` has no index leading with the stop: removing a feed reads the whole
+    /// (small) search index once.
+    static let feedKeyedTables = [(table: stopNamePrefixes, column: "stop")]
 
     /// The tables of one feed alone, named after it (`stop_times_3`).
     static func feedTables(_ feed: Int) -> [TableDefinition] {
