@@ -101,9 +101,9 @@ public final class JourneyPlanner {
         defer { finish(started) }
         lastCounters = Counters()
         let walks = walks(options)
-        let forward = search(.forward, reference: time, bound: JourneySearch.unreached, walks: walks, memory: primaryMemory)
-        try forward.run(sources: sources(from, time: time, walks: walks), targets: targets(to, walks: walks),
-                        rounds: options.maximumRides, walkFromSources: isStop(from))
+        let forward = search(.forward, reference: time, bound: JourneySearch.unreached, walks: walks, memory: primaryMemory,
+                             rounds: options.maximumRides)
+        try forward.run(sources: sources(from, time: time, walks: walks), targets: targets(to, walks: walks), walkFromSources: isStop(from))
         count(forward)
         var best = directWalk(from, to, walks: walks).map { time + $0.seconds } ?? Int.max
         var journeys: [Journey] = []
@@ -116,9 +116,8 @@ public final class JourneyPlanner {
             guard rounds < forward.arrivals.count, let arrival = forward.arrivals[rounds], arrival.time < best else { continue }
             best = arrival.time
             // The journey leaving latest for this arrival with at most `rounds` rides.
-            let backward = search(.backward, reference: time, bound: -time + 1, walks: walks, memory: secondaryMemory)
-            try backward.run(sources: sources(to, time: -arrival.time, walks: walks), targets: targets(from, walks: walks),
-                             rounds: rounds, walkFromSources: isStop(to))
+            let backward = search(.backward, reference: time, bound: -time + 1, walks: walks, memory: secondaryMemory, rounds: rounds)
+            try backward.run(sources: sources(to, time: -arrival.time, walks: walks), targets: targets(from, walks: walks), walkFromSources: isStop(to))
             count(backward)
             guard let latest = backward.arrivals.last ?? nil else { continue }
             journeys.append(try journey(backward, round: backward.arrivals.count - 1, arrival: latest, walks: walks))
@@ -132,9 +131,9 @@ public final class JourneyPlanner {
         defer { finish(started) }
         lastCounters = Counters()
         let walks = walks(options)
-        let backward = search(.backward, reference: time, bound: JourneySearch.unreached, walks: walks, memory: primaryMemory)
-        try backward.run(sources: sources(to, time: -time, walks: walks), targets: targets(from, walks: walks),
-                         rounds: options.maximumRides, walkFromSources: isStop(to))
+        let backward = search(.backward, reference: time, bound: JourneySearch.unreached, walks: walks, memory: primaryMemory,
+                              rounds: options.maximumRides)
+        try backward.run(sources: sources(to, time: -time, walks: walks), targets: targets(from, walks: walks), walkFromSources: isStop(to))
         count(backward)
         var best = directWalk(from, to, walks: walks).map { -(time - $0.seconds) } ?? Int.max
         var journeys: [Journey] = []
@@ -148,9 +147,8 @@ public final class JourneyPlanner {
             best = latest.time
             let departure = -latest.time
             // The journey leaving then that arrives earliest with at most `rounds` rides.
-            let forward = search(.forward, reference: time, bound: time + 1, walks: walks, memory: secondaryMemory)
-            try forward.run(sources: sources(from, time: departure, walks: walks), targets: targets(to, walks: walks),
-                            rounds: rounds, walkFromSources: isStop(from))
+            let forward = search(.forward, reference: time, bound: time + 1, walks: walks, memory: secondaryMemory, rounds: rounds)
+            try forward.run(sources: sources(from, time: departure, walks: walks), targets: targets(to, walks: walks), walkFromSources: isStop(from))
             count(forward)
             guard let arrival = forward.arrivals.last ?? nil else { continue }
             journeys.append(try journey(forward, round: forward.arrivals.count - 1, arrival: arrival, walks: walks))
@@ -165,8 +163,9 @@ public final class JourneyPlanner {
         defer { finish(started) }
         lastCounters = Counters()
         let walks = walks(options)
-        let forward = search(.forward, reference: time, bound: time + seconds + 1, walks: walks, memory: primaryMemory)
-        try forward.run(sources: sources(from, time: time, walks: walks), targets: [], rounds: options.maximumRides, walkFromSources: isStop(from))
+        let forward = search(.forward, reference: time, bound: time + seconds + 1, walks: walks, memory: primaryMemory,
+                             rounds: options.maximumRides)
+        try forward.run(sources: sources(from, time: time, walks: walks), targets: [], walkFromSources: isStop(from))
         count(forward)
         var best: [Int: (arrival: Int, rides: Int)] = [:]
         for round in forward.arrivals.indices {
@@ -183,8 +182,9 @@ public final class JourneyPlanner {
 
     // MARK: Searches
 
-    private func search(_ direction: JourneySearch.Direction, reference: Int, bound: Int, walks: Walks, memory: SearchMemory) -> JourneySearch {
-        JourneySearch(timetable: timetable, walks: walks, memory: memory, direction: direction, reference: reference, bound: bound)
+    private func search(_ direction: JourneySearch.Direction, reference: Int, bound: Int, walks: Walks, memory: SearchMemory,
+                        rounds: Int) -> JourneySearch {
+        JourneySearch(timetable: timetable, walks: walks, memory: memory, direction: direction, reference: reference, bound: bound, rounds: rounds)
     }
 
     private func count(_ search: JourneySearch) {

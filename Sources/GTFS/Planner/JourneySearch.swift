@@ -66,12 +66,26 @@ final class JourneySearch {
     /// Labels, parents and bests, reused from search to search.
     let memory: SearchMemory
     private let n: Int
+    // The memory's slabs, held here so that reading them is a plain load.
+    private let rideLabels: Slab<Int>
+    private let walkLabels: Slab<Int>
+    private let rideParents: Slab<RideParent>
+    private let walkParents: Slab<WalkParent>
+    private let enteredFromWalkSlab: Slab<Bool>
+    private let bestRide: Slab<Int>
+    private let bestWalk: Slab<Int>
+    private let bestEnter: Slab<Int>
+    private let enterLimit: Slab<Int>
+    private let patternStart: Slab<Int32>
+    private let rounds: Int
     /// Per round, the best target label so far (with fewer rides included).
     private(set) var arrivals: [Arrival?] = []
     /// Per target stop, the walk from it to the point the search ends at (nil: none).
     private(set) var targetWalk: [Int: (seconds: Int, metres: Int)?] = [:]
     /// Per source stop reached by walking from the point the search starts at, that walk.
     private(set) var sourceWalk: [Int: (seconds: Int, metres: Int)] = [:]
+    /// The earliest source label (engine time): nothing before it is of use.
+    private var searchStart = Int.min
     /// Counters for `--explain`.
     private(set) var routesScanned = 0
     private(set) var labelsImproved = 0
@@ -80,10 +94,15 @@ final class JourneySearch {
 
     /// A search in `direction` over the service days around the instant `reference` (the
     /// question's), keeping labels below `bound` (engine time).
-    init(timetable: PlannerTimetable, walks: Walks, memory: SearchMemory, direction: Direction, reference: Int, bound: Int) {
+    init(timetable: PlannerTimetable, walks: Walks, memory: SearchMemory, direction: Direction, reference: Int, bound: Int, rounds: Int) {
         self.timetable = timetable
         self.memory = memory
         n = timetable.stopCount
+        self.rounds = rounds
+        memory.prepare(rounds: rounds)
+        (rideLabels, walkLabels, rideParents, walkParents, enteredFromWalkSlab) =
+            (memory.rideLabels, memory.walkLabels, memory.rideParents, memory.walkParents, memory.enteredFromWalk)
+        (bestRide, bestWalk, bestEnter, enterLimit, patternStart) = (memory.bestRide, memory.bestWalk, memory.bestEnter, memory.enterLimit, memory.patternStart)
         self.walks = walks
         self.direction = direction
         self.bound = bound
@@ -102,27 +121,27 @@ final class JourneySearch {
     deinit { memory.clean() }
 
     /// The ride label of `stop` in `round` (engine time; unreached when none).
-    @inline(__always) func rideLabel(_ round: Int, _ stop: Int) -> Int { memory.rideLabels[round * n + stop] }
+    @inline(__always) func rideLabel(_ round: Int, _ stop: Int) -> Int { rideLabels[round * n + stop] }
     /// The walk (or source) label of `stop` in `round`.
-    @inline(__always) func walkLabel(_ round: Int, _ stop: Int) -> Int { memory.walkLabels[round * n + stop] }
-    @inline(__always) func rideParent(_ round: Int, _ stop: Int) -> RideParent { memory.rideParents[round * n + stop] }
-    @inline(__always) func walkParent(_ round: Int, _ stop: Int) -> WalkParent { memory.walkParents[round * n + stop] }
+    @inline(__always) func walkLabel(_ round: Int, _ stop: Int) -> Int { walkLabels[round * n + stop] }
+    @inline(__always) func rideParent(_ round: Int, _ stop: Int) -> RideParent { rideParents[round * n + stop] }
+    @inline(__always) func walkParent(_ round: Int, _ stop: Int) -> WalkParent { walkParents[round * n + stop] }
 
     private func setRide(_ round: Int, _ stop: Int, _ time: Int, _ parent: RideParent) {
         let index = round * n + stop
-        memory.rideLabels[index] = time
-        memory.rideParents[index] = parent
+        rideLabels[index] = time
+        rideParents[index] = parent
         memory.dirtyCells.append(index)
-        memory.bestRide[stop] = time
+        bestRide[stop] = time
         memory.dirtyStops.append(stop)
     }
 
     private func setWalk(_ round: Int, _ stop: Int, _ time: Int, _ parent: WalkParent) {
         let index = round * n + stop
-        memory.walkLabels[index] = time
-        memory.walkParents[index] = parent
+        walkLabels[index] = time
+        walkParents[index] = parent
         memory.dirtyCells.append(index)
-        memory.bestWalk[stop] = time
+        bestWalk[stop] = time
         memory.dirtyStops.append(stop)
     }
 
@@ -130,11 +149,11 @@ final class JourneySearch {
     @inline(__always) private func engine(_ instant: Int) -> Int { direction == .forward ? instant : -instant }
 
     /// Runs up to `rounds` rides from `sources` towards `targets` (empty: no target, as `reach`).
-    func run(sources: [Source], targets: [Target], rounds: Int, walkFromSources: Bool) throws {
-        memory.prepare(rounds: rounds)
+    func run(sources: [Source], targets: [Target], walkFromSources: Bool) throws {
         for target in targets { targetWalk[target.stop] = target.walkToPoint }
         for source in sources { if let walk = source.walkedFromPoint { sourceWalk[source.stop] = walk } }
         let unwalkedSources = Set(sources.filter { $0.walkedFromPoint == nil }.map(\.stop))
+        searchStart = sources.map(\.time).min() ?? Int.min
 
         /// The best target label reachable from this round's labels.
         func recordArrival(round: Int) {
@@ -169,7 +188,7 @@ final class JourneySearch {
         }
         if walkFromSources {
             for source in sources where source.time < bound && source.walkedFromPoint == nil {
-                for (other, seconds) in footpaths(of: source.stop) where source.time + seconds < min(memory.bestWalk[other], bound) {
+                for (other, seconds) in footpaths(of: source.stop) where source.time + seconds < min(bestWalk[other], bound) {
                     setWalk(0, other, source.time + seconds, WalkParent(from: Int32(source.stop), seconds: Int32(seconds)))
                     marked.append(other)
                 }
@@ -189,25 +208,25 @@ final class JourneySearch {
                 for call in timetable.calls(atStop: stop) {
                     let number = timetable.patternNumber(part: part, id: call.pattern)
                     let position = Int32(call.position)
-                    let known = memory.patternStart[number]
+                    let known = patternStart[number]
                     if known < 0 { touchedPatterns.append(number) }
-                    if known < 0 || (direction == .forward ? position < known : position > known) { memory.patternStart[number] = position }
+                    if known < 0 || (direction == .forward ? position < known : position > known) { patternStart[number] = position }
                 }
             }
             var reached: [Int] = []
-            for (stop, limit) in thresholds { memory.enterLimit[stop] = min(memory.enterLimit[stop], limit) }
+            for (stop, limit) in thresholds { enterLimit[stop] = min(enterLimit[stop], limit) }
             touchedPatterns.sort()
             for number in touchedPatterns {
-                let start = Int(memory.patternStart[number])
-                memory.patternStart[number] = -1
+                let start = Int(patternStart[number])
+                patternStart[number] = -1
                 try scan(try timetable.pattern(number), number: number, part: timetable.part(ofPattern: number), from: start, round: round, reached: &reached)
             }
-            for (stop, _) in thresholds { memory.enterLimit[stop] = JourneySearch.unreached }
+            for (stop, _) in thresholds { enterLimit[stop] = JourneySearch.unreached }
             // One walk from each stop a ride reached.
             var walked: [Int] = []
             for stop in reached where rideLabel(round, stop) < JourneySearch.unreached {
                 let time = rideLabel(round, stop)
-                for (other, seconds) in footpaths(of: stop) where time + seconds < min(memory.bestWalk[other], bound) {
+                for (other, seconds) in footpaths(of: stop) where time + seconds < min(bestWalk[other], bound) {
                     setWalk(round, other, time + seconds, WalkParent(from: Int32(stop), seconds: Int32(seconds)))
                     walked.append(other)
                     labelsImproved += 1
@@ -235,10 +254,10 @@ final class JourneySearch {
                 threshold = ride + change
                 fromWalk = false
             }
-            guard threshold < memory.bestEnter[stop], threshold < bound else { continue }
-            memory.bestEnter[stop] = threshold
+            guard threshold < bestEnter[stop], threshold < bound else { continue }
+            bestEnter[stop] = threshold
             memory.dirtyStops.append(stop)
-            memory.enteredFromWalk[round * n + stop] = fromWalk
+            enteredFromWalkSlab[round * n + stop] = fromWalk
             memory.dirtyCells.append(round * n + stop)
             result.append((stop, threshold))
         }
@@ -252,6 +271,11 @@ final class JourneySearch {
         let count = stopNumbers.count
         let forward = direction == .forward
         for (dayIndex, day) in days[part].enumerated() {
+            // A day whose runs all end before the search starts, or all start after its bound,
+            // changes nothing (forward: instants; backward: negated instants).
+            let (first, last) = forward ? (day.base + pattern.earliestTime, day.base + pattern.latestTime)
+                                        : (-(day.base + pattern.latestTime), -(day.base + pattern.earliestTime))
+            if last < searchStart || first >= bound { continue }
             let running = try timetable.runningRuns(of: pattern, number: number, part: part, on: day.date)
             guard running.contains(true) else { continue }
             var current = -1   // a run index of the pattern, -1: none yet
@@ -265,14 +289,14 @@ final class JourneySearch {
                 guard stop >= 0 else { continue }
                 if current >= 0, forward ? pattern.canAlight(at: position) : pattern.canBoard(at: position) {
                     let time = forward ? day.base + pattern.arrival(run: current, at: position) : -(day.base + pattern.departure(run: current, at: position))
-                    if time < memory.bestRide[stop], time < bound {
+                    if time < bestRide[stop], time < bound {
                         if rideLabel(round, stop) == JourneySearch.unreached { reached.append(stop) }
                         setRide(round, stop, time, RideParent(pattern: Int32(number), run: Int32(current), enter: Int32(enteredAt),
                                                               leave: Int32(position), day: Int32(dayIndex)))
                         labelsImproved += 1
                     }
                 }
-                let limit = memory.enterLimit[stop]
+                let limit = enterLimit[stop]
                 if limit < JourneySearch.unreached, forward ? pattern.canBoard(at: position) : pattern.canAlight(at: position),
                    let run = catchableRun(pattern, at: position, limit: limit, base: day.base, running: running),
                    current < 0 || (forward ? run < current : run > current) {
@@ -318,7 +342,7 @@ final class JourneySearch {
     }
 
     /// Whether the next ride from `stop` after `round` was entered from its walk label.
-    func enteredFromWalk(round: Int, stop: Int) -> Bool { memory.enteredFromWalk[round * n + stop] }
+    func enteredFromWalk(round: Int, stop: Int) -> Bool { enteredFromWalkSlab[round * n + stop] }
 }
 
 /// The labels, parents and bests of searches over one timetable, allocated once and reused:
@@ -327,39 +351,39 @@ final class JourneySearch {
 final class SearchMemory {
     let stopCount: Int
     private(set) var roundCapacity = 0
-    var rideLabels: [Int] = []
-    var walkLabels: [Int] = []
-    var rideParents: [JourneySearch.RideParent] = []
-    var walkParents: [JourneySearch.WalkParent] = []
-    var enteredFromWalk: [Bool] = []
-    var bestRide: [Int]
-    var bestWalk: [Int]
-    var bestEnter: [Int]
-    var enterLimit: [Int]
+    private(set) var rideLabels = Slab<Int>(count: 0, fill: JourneySearch.unreached)
+    private(set) var walkLabels = Slab<Int>(count: 0, fill: JourneySearch.unreached)
+    private(set) var rideParents = Slab<JourneySearch.RideParent>(count: 0, fill: .init())
+    private(set) var walkParents = Slab<JourneySearch.WalkParent>(count: 0, fill: .init())
+    private(set) var enteredFromWalk = Slab<Bool>(count: 0, fill: false)
+    let bestRide: Slab<Int>
+    let bestWalk: Slab<Int>
+    let bestEnter: Slab<Int>
+    let enterLimit: Slab<Int>
     /// Per pattern number, the position a round starts scanning it at (−1: not marked).
-    var patternStart: [Int32]
+    let patternStart: Slab<Int32>
     /// Round cells (round × stops + stop) and stops written since the last reset.
     var dirtyCells: [Int] = []
     var dirtyStops: [Int] = []
 
     init(stopCount: Int, patternCount: Int) {
         self.stopCount = stopCount
-        bestRide = [Int](repeating: JourneySearch.unreached, count: stopCount)
-        bestWalk = bestRide
-        bestEnter = bestRide
-        enterLimit = bestRide
-        patternStart = [Int32](repeating: -1, count: patternCount)
+        bestRide = Slab(count: stopCount, fill: JourneySearch.unreached)
+        bestWalk = Slab(count: stopCount, fill: JourneySearch.unreached)
+        bestEnter = Slab(count: stopCount, fill: JourneySearch.unreached)
+        enterLimit = Slab(count: stopCount, fill: JourneySearch.unreached)
+        patternStart = Slab(count: patternCount, fill: -1)
     }
 
-    /// Room for `rounds` rides (rounds + 1 rows of labels).
+    /// Room for `rounds` rides (rounds + 1 rows of labels); a search holds the slabs it was given.
     func prepare(rounds: Int) {
         guard rounds + 1 > roundCapacity else { return }
-        let extra = (rounds + 1 - roundCapacity) * stopCount
-        rideLabels += [Int](repeating: JourneySearch.unreached, count: extra)
-        walkLabels += [Int](repeating: JourneySearch.unreached, count: extra)
-        rideParents += [JourneySearch.RideParent](repeating: .init(), count: extra)
-        walkParents += [JourneySearch.WalkParent](repeating: .init(), count: extra)
-        enteredFromWalk += [Bool](repeating: false, count: extra)
+        let count = (rounds + 1) * stopCount
+        rideLabels = Slab(count: count, fill: JourneySearch.unreached)
+        walkLabels = Slab(count: count, fill: JourneySearch.unreached)
+        rideParents = Slab(count: count, fill: .init())
+        walkParents = Slab(count: count, fill: .init())
+        enteredFromWalk = Slab(count: count, fill: false)
         roundCapacity = rounds + 1
     }
 
@@ -379,5 +403,29 @@ final class SearchMemory {
         }
         dirtyCells.removeAll(keepingCapacity: true)
         dirtyStops.removeAll(keepingCapacity: true)
+    }
+}
+
+/// A fixed number of plain values in memory of its own, read and written in place: the search's
+/// labels, without Swift's exclusivity and copy-on-write checks on each access (a fifth of a
+/// search's time with arrays held by a class).
+final class Slab<Element> {
+    private let base: UnsafeMutablePointer<Element>
+    let count: Int
+
+    init(count: Int, fill: Element) {
+        self.count = count
+        base = UnsafeMutablePointer<Element>.allocate(capacity: max(count, 1))
+        base.initialize(repeating: fill, count: count)
+    }
+
+    deinit {
+        base.deinitialize(count: count)
+        base.deallocate()
+    }
+
+    @inline(__always) subscript(index: Int) -> Element {
+        get { base[index] }
+        set { base[index] = newValue }
     }
 }

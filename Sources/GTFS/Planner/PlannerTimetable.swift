@@ -188,16 +188,14 @@ final class PlannerTimetable {
 
     // MARK: Services
 
-    /// Per pattern number and service date, which of its runs run that day (computed once).
-    private var runningMasks: [Int: [Bool]] = [:]
-
-    /// Which runs of pattern `number` (of feed part `part`) run on `date`.
+    /// Which runs of pattern `number` (of feed part `part`) run on `date`, worked out once per
+    /// pattern and date and kept with the pattern.
     func runningRuns(of pattern: TripPattern, number: Int, part: Int, on date: ServiceDate) throws -> [Bool] {
-        let key = number << 24 | (date.yyyymmdd & 0xFFFFFF)
-        if let known = runningMasks[key] { return known }
+        let day = date.yyyymmdd
+        for known in pattern.runningMasks where known.date == day { return known.mask }
         let running = try services(part: part, on: date)
         let mask = pattern.services.map { running.contains($0) }
-        runningMasks[key] = mask
+        pattern.runningMasks.append((day, mask))
         return mask
     }
 

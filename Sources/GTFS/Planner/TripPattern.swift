@@ -33,6 +33,8 @@ public final class TripPattern: @unchecked Sendable {
     private let departuresOffset: Int
     /// The stops as the timetable numbers them, set when it reads the pattern.
     var stopNumbers: [Int] = []
+    /// Which runs run on each service date a search asked for (yyyymmdd), kept for the process.
+    var runningMasks: [(date: Int, mask: [Bool])] = []
 
     var runCount: Int { trips.count }
 
@@ -77,7 +79,26 @@ public final class TripPattern: @unchecked Sendable {
         byteCount = stored.count
         bytes = UnsafeMutableRawPointer.allocate(byteCount: max(byteCount, 1), alignment: 8)
         if let base = stored.baseAddress { bytes.copyMemory(from: base, byteCount: byteCount) }
+        // The earliest and latest times a search can use (runs are sorted at every stop, and
+        // times do not decrease along a run).
+        var earliest = Int.max, latest = Int.min
+        for position in 0..<stopCount where runCount > 0 {
+            if permissions[position] & TripPattern.boarding != 0 {
+                earliest = min(earliest, Int(Int32(littleEndian: bytes.loadUnaligned(fromByteOffset: departuresOffset + position * runCount * 4, as: Int32.self))))
+            }
+            if permissions[position] & TripPattern.alighting != 0 {
+                latest = max(latest, Int(Int32(littleEndian: bytes.loadUnaligned(fromByteOffset: arrivalsOffset + (position * runCount + runCount - 1) * 4, as: Int32.self))))
+            }
+        }
+        earliestTime = earliest
+        latestTime = latest
     }
+
+    /// The earliest departure any run has where boarding is allowed, and the latest arrival where
+    /// alighting is (GTFS seconds): a service day whose runs are all before a search's start, or
+    /// after its bound, is not scanned.
+    let earliestTime: Int
+    let latestTime: Int
 
     deinit { bytes.deallocate() }
 }

@@ -21,9 +21,12 @@ final class Walks {
     private var grid: [Int: [Int]] = [:]
     private let cellLatitude: Double
     private let cellLongitude: Double
-    private var outgoing: [Int: [(stop: Int, seconds: Int)]] = [:]
-    private var incoming: [Int: [(stop: Int, seconds: Int)]] = [:]
-    private var changes: [Int: Int?] = [:]
+    /// Per stop number, its walks once worked out (nil: not yet).
+    private var outgoing: [[(stop: Int, seconds: Int)]?]
+    private var incoming: [[(stop: Int, seconds: Int)]?]
+    /// Per stop number, its change time once worked out (`unknownChange`: not yet; −1: none allowed).
+    private var changes: [Int]
+    private static let unknownChange = Int.min
     /// Boarding points of each station, by the station's number.
     private var children: [Int: [Int]] = [:]
 
@@ -31,6 +34,9 @@ final class Walks {
         self.timetable = timetable
         self.maximumDistance = maximumDistance
         self.speed = speed
+        outgoing = [[(stop: Int, seconds: Int)]?](repeating: nil, count: timetable.stopCount)
+        incoming = outgoing
+        changes = [Int](repeating: Walks.unknownChange, count: timetable.stopCount)
         var largestLatitude = 0.0
         for stop in 0..<timetable.stopCount {
             if let position = timetable.position(ofStop: stop) { largestLatitude = max(largestLatitude, abs(position.latitude)) }
@@ -105,17 +111,18 @@ final class Walks {
 
     /// Seconds to change at `stop` between two rides, or nil when no change is allowed there.
     func change(at stop: Int) -> Int? {
-        if let known = changes[stop] { return known }
-        var result: Int? = 0
+        let known = changes[stop]
+        if known != Walks.unknownChange { return known < 0 ? nil : known }
+        var result = 0
         if let rule = rule(from: stop, to: stop) {
             switch rule.type {
             case 2: result = rule.minimumTime ?? 0
-            case 3: result = nil
+            case 3: result = -1
             default: result = 0
             }
         }
         changes[stop] = result
-        return result
+        return result < 0 ? nil : result
     }
 
     /// The walks leaving `stop` (towards other boarding points), with their seconds.
