@@ -51,6 +51,9 @@ demo: build
 	@echo
 	@echo '$$ transit search "gorli strasse" --explain'
 	@$(BIN) search "gorli strasse" --explain --db $(DEMO_DB)
+	@echo
+	@echo '$$ transit plan HBF STR --at "2026-03-02 07:55"'
+	@$(BIN) plan HBF STR --at "2026-03-02 07:55" --db $(DEMO_DB)
 
 # Installs the three programs (transit runs transit-import and transit-realtime from beside
 # itself), the manual pages of man/ and the completion scripts transit writes for bash, zsh and
