@@ -103,9 +103,19 @@ struct PlanCommand: ParsableCommand {
 
     @OptionGroup var journey: JourneyOptionGroup
 
+    @OptionGroup var batch: BatchOptions
+
     @OptionGroup var options: QueryOptions
 
     func validate() throws {
+        guard [.table, .json, .geojson].contains(options.format) else { throw ValidationError("--format for plan is table, json or geojson") }
+        if batch.input != nil {
+            guard options.format != .geojson else { throw ValidationError("--input answers in json or table; --format geojson draws one question") }
+            guard places.isEmpty, at == nil, arriveBy == nil else {
+                throw ValidationError("with --input the questions come from the file (columns from,to and at or arrive_by, optional max_rides): leave out FROM, TO, --at and --arrive-by")
+            }
+            return
+        }
         try JourneyEnd.validate(places, names: ["FROM", "TO"])
         guard (at == nil) != (arriveBy == nil) else { throw ValidationError("give --at TIME or --arrive-by TIME (one of them)") }
         if let at { _ = try WallClockTime(at, name: "--at") }
@@ -115,6 +125,28 @@ struct PlanCommand: ParsableCommand {
 
     func run() throws {
         let transit = try options.open()
+        if let input = batch.input {
+            try runJourneyBatch(input: input, columns: ["from", "to", "at", "arrive_by", "max_rides"], format: options.format, in: transit,
+                                required: ["from", "to"], explain: options.explain) { row, planner in
+                let origin = try JourneyEnd(try row.required("from"), name: "from", in: transit)
+                let destination = try JourneyEnd(try row.required("to"), name: "to", in: transit)
+                var settings = journey.journeyOptions
+                settings.maximumRides = try row.integer("max_rides", range: 0...16, meaning: "a number of rides from 0 to 16") ?? settings.maximumRides
+                let zone = JourneyOutput.zone(for: [origin.feedKey, destination.feedKey], in: transit)
+                let journeys: [Journey]
+                switch (try row.text("at"), try row.text("arrive_by")) {
+                case (let at?, nil):
+                    journeys = try planner.plan(from: origin.place, to: destination.place, at: try WallClockTime(at, name: "at").instant(in: zone), options: settings)
+                case (nil, let arriveBy?):
+                    journeys = try planner.plan(from: origin.place, to: destination.place,
+                                                arrivingBy: try WallClockTime(arriveBy, name: "arrive_by").instant(in: zone), options: settings)
+                default:
+                    throw BatchInputError("give at or arrive_by (one of them)")
+                }
+                return try JourneyOutput(transit: transit, zone: zone).renderAnswer(journeys, as: options.format, origin: origin, destination: destination)
+            }
+            return
+        }
         let origin = try JourneyEnd(from, name: "FROM", in: transit)
         let destination = try JourneyEnd(to, name: "TO", in: transit)
         let zone = JourneyOutput.zone(for: [origin.feedKey, destination.feedKey], in: transit)
@@ -155,24 +187,71 @@ struct ReachCommand: ParsableCommand {
     var from: String { places[0] }
 
     @Option(name: .long, help: ArgumentHelp("Leave at this time, \"YYYY-MM-DD HH:MM[:SS]\" in the agency's time zone, or with an offset.", valueName: "time"))
-    var at: String
+    var at: String?
 
     @Option(name: .long, parsing: .unconditional, help: ArgumentHelp("Arrive within this many minutes (1 to 1440).", valueName: "minutes"))
-    var within: Int
+    var within: Int = 30
 
     @OptionGroup var journey: JourneyOptionGroup
+
+    @OptionGroup var batch: BatchOptions
 
     @OptionGroup var options: QueryOptions
 
     func validate() throws {
-        try JourneyEnd.validate(places, names: ["FROM"])
-        _ = try WallClockTime(at, name: "--at")
-        guard (1...1440).contains(within) else { throw ValidationError("--within takes 1 to 1440 minutes, got \(within)") }
         guard [.table, .json, .geojson].contains(options.format) else { throw ValidationError("--format for reach is table, json or geojson") }
+        guard (1...1440).contains(within) else { throw ValidationError("--within takes 1 to 1440 minutes, got \(within)") }
+        if batch.input != nil {
+            guard options.format != .geojson else { throw ValidationError("--input answers in json or table; --format geojson draws one question") }
+            guard places.isEmpty, at == nil else {
+                throw ValidationError("with --input the questions come from the file (columns from, at, optional within and max_rides): leave out FROM and --at")
+            }
+            return
+        }
+        try JourneyEnd.validate(places, names: ["FROM"])
+        guard let at else { throw ValidationError("give --at TIME") }
+        _ = try WallClockTime(at, name: "--at")
     }
 
     func run() throws {
         let transit = try options.open()
+        if let input = batch.input {
+            try runJourneyBatch(input: input, columns: ["from", "at", "within", "max_rides"], format: options.format, in: transit,
+                                required: ["from", "at"], explain: options.explain) { row, planner in
+                let origin = try JourneyEnd(try row.required("from"), name: "from", in: transit)
+                var settings = journey.journeyOptions
+                settings.maximumRides = try row.integer("max_rides", range: 0...16, meaning: "a number of rides from 0 to 16") ?? settings.maximumRides
+                let minutes = try row.integer("within", range: 1...1440, meaning: "a number of minutes from 1 to 1440") ?? within
+                let zone = JourneyOutput.zone(for: [origin.feedKey], in: transit)
+                let time = try WallClockTime(try row.required("at"), name: "at").instant(in: zone)
+                let reached = try planner.reach(from: origin.place, at: time, within: minutes * 60, options: settings)
+                return try JourneyOutput(transit: transit, zone: zone).render(reached, start: time, as: options.format)
+            }
+            return
+        }
+        let at = self.at!
+        if let input = batch.input {
+            try runJourneyBatch(input: input, columns: ["from", "to", "at", "arrive_by", "max_rides"], format: options.format, in: transit,
+                                required: ["from", "to"], explain: options.explain) { row, planner in
+                let origin = try JourneyEnd(try row.required("from"), name: "from", in: transit)
+                let destination = try JourneyEnd(try row.required("to"), name: "to", in: transit)
+                var settings = journey.journeyOptions
+                settings.maximumRides = try row.integer("max_rides", range: 0...16, meaning: "a number of rides from 0 to 16") ?? settings.maximumRides
+                let zone = JourneyOutput.zone(for: [origin.feedKey, destination.feedKey], in: transit)
+                let journeys: [Journey]
+                switch (try row.text("at"), try row.text("arrive_by")) {
+                case (let at?, nil):
+                    journeys = try planner.plan(from: origin.place, to: destination.place, at: try WallClockTime(at, name: "at").instant(in: zone), options: settings)
+                case (nil, let arriveBy?):
+                    journeys = try planner.plan(from: origin.place, to: destination.place,
+                                                arrivingBy: try WallClockTime(arriveBy, name: "arrive_by").instant(in: zone), options: settings)
+                default:
+                    throw BatchInputError("give at or arrive_by (one of them)")
+                }
+                return try JourneyOutput(transit: transit, zone: zone).renderAnswer(journeys, as: options.format, origin: origin, destination: destination)
+            }
+            return
+        }
         let origin = try JourneyEnd(from, name: "FROM", in: transit)
         let zone = JourneyOutput.zone(for: [origin.feedKey], in: transit)
         let time = try WallClockTime(at, name: "--at").instant(in: zone)
@@ -184,4 +263,66 @@ struct ReachCommand: ParsableCommand {
         }
         writeToStandardOutput(try JourneyOutput(transit: transit, zone: zone).render(reached, start: time, as: options.format))
     }
+}
+
+/// `plan --input` / `reach --input`: one question per CSV row, in one process (the planner reads
+/// each pattern once for all of them). JSON is one array with one object per row in input order,
+/// `{"input": n, …the answer…}`, or `{"input": n, "error": "…"}` for a bad row; the table gives
+/// each answer under its row number. Bad rows are also said on stderr, counted, and make the exit
+/// status 1.
+func runJourneyBatch(input path: String, columns: [String], format: OutputFormat, in transit: TransitDatabase, required: [String],
+                     explain: Bool, answer: (BatchRow, JourneyPlanner) throws -> String) throws {
+    try transit.prepareForManyQueries()
+    let planner = try JourneyPlanner(transit: transit)
+    let input = BatchInput(path: path, columns: columns)
+    let writer = StreamWriter()
+    var first = true
+    if format == .json { writer.write("[") }
+    let (rows, failed) = try input.forEachRow(checkHeader: { header in
+        for name in required where !header.contains(name) {
+            throw BatchInputError("the header has no \(name) column (the columns are \(columns.joined(separator: ", ")))")
+        }
+    }, { row in
+        do {
+            let text = try answer(row, planner)
+            switch format {
+            case .json:
+                // `{"journeys": …}` becomes `{"input": n, "journeys": …}`.
+                writer.write((first ? "\n  " : ",\n  ") + "{\"input\": \(row.number), " + text.dropFirst().trimmingNewline)
+            default:
+                writer.write((first ? "" : "\n") + "# input \(row.number)\n" + text)
+            }
+            first = false
+        } catch let error as StreamClosed {
+            throw error
+        } catch {
+            if format == .json {
+                writer.write((first ? "\n  " : ",\n  ") + "{\"input\": \(row.number), \"error\": \(JSONText.quote(BatchInput.describe(error)))}")
+                first = false
+            }
+            throw error
+        }
+        if writer.failed { throw StreamClosed() }
+    }, afterChunk: {
+        writer.flush()
+        if writer.failed { throw StreamClosed() }
+    })
+    if format == .json { writer.write(first ? "]\n" : "\n]\n") }
+    writer.flush()
+    if explain { JourneyOutput.explain(planner) }
+    if writer.failed { throw StreamClosed() }
+    if failed > 0 { throw BatchRowsFailed(input: input.displayName, rows: rows, failed: failed) }
+}
+
+extension BatchRow {
+    /// The text of `column`, which must not be empty.
+    func required(_ column: String) throws -> String {
+        guard let text = try text(column) else { throw BatchInputError("\(column) is empty") }
+        return text
+    }
+}
+
+private extension Substring {
+    /// The text without its last newline.
+    var trimmingNewline: Substring { last == "\n" ? dropLast() : self }
 }

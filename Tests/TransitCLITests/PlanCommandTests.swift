@@ -252,6 +252,23 @@ final class PlanCommandTests: XCTestCase {
         }
     }
 
+    func testInputAnswersEveryRowInOrderAndCountsBadRows() throws {
+        let directory = TemporaryDirectory()
+        let db = try database(city(), in: directory)
+        try directory.write("questions.csv", "from,to,at,arrive_by,max_rides\nA,D,2026-03-02 08:00,,\nA,NOPE,2026-03-02 08:00,,\nA,D,,2026-03-02 09:00,\nA,D,2026-03-02 08:00,,1\n")
+        let run = try CommandRun.transit(["plan", "--input", directory.file("questions.csv"), "--format", "json", "--db", db])
+        XCTAssertEqual(run.status, 1, "a bad row makes the exit status 1")
+        XCTAssertTrue(run.stderr.contains("row 2 (line 3): to: no stop has stop_id 'NOPE'"), run.stderr)
+        let answers = try XCTUnwrap(try JSONSerialization.jsonObject(with: Data(run.stdout.utf8)) as? [[String: Any]], run.stdout)
+        XCTAssertEqual(answers.map { $0["input"] as? Int }, [1, 2, 3, 4])
+        XCTAssertEqual(summary(answers[0]["journeys"] as? [[String: Any]] ?? []), ["1 08:05:00-09:00:00 3:A>D", "2 08:00:00-08:35:00 1:A>C 2:C>D"])
+        XCTAssertNotNil(answers[1]["error"] as? String)
+        XCTAssertEqual(summary(answers[2]["journeys"] as? [[String: Any]] ?? []), ["1 08:05:00-09:00:00 3:A>D"], "arrive_by")
+        XCTAssertEqual(summary(answers[3]["journeys"] as? [[String: Any]] ?? []), ["1 08:05:00-09:00:00 3:A>D"], "max_rides 1")
+        // The same answers as one question each.
+        XCTAssertEqual(summary(answers[0]["journeys"] as? [[String: Any]] ?? []), summary(try plan(["A", "D", "--at", "2026-03-02 08:00"], db: db)))
+    }
+
     func testReachListsStopsWithinTheBudgetWithTheirRides() throws {
         let directory = TemporaryDirectory()
         let db = try database(city(), in: directory)

@@ -36,6 +36,11 @@ struct JourneyOutput {
 
     // MARK: Journeys
 
+    /// One answer as a batch writes it: JSON (one line) or the table.
+    func renderAnswer(_ journeys: [Journey], as format: OutputFormat, origin: JourneyEnd, destination: JourneyEnd) throws -> String {
+        try render(journeys, as: format == .json ? .json : .table, origin: origin, destination: destination)
+    }
+
     func render(_ journeys: [Journey], as format: OutputFormat, origin: JourneyEnd, destination: JourneyEnd) throws -> String {
         let details = try JourneyDetails(of: journeys, in: transit)
         switch format {
