@@ -230,28 +230,6 @@ struct ReachCommand: ParsableCommand {
             return
         }
         let at = self.at!
-        if let input = batch.input {
-            try runJourneyBatch(input: input, columns: ["from", "to", "at", "arrive_by", "max_rides"], format: options.format, in: transit,
-                                required: ["from", "to"], explain: options.explain) { row, planner in
-                let origin = try JourneyEnd(try row.required("from"), name: "from", in: transit)
-                let destination = try JourneyEnd(try row.required("to"), name: "to", in: transit)
-                var settings = journey.journeyOptions
-                settings.maximumRides = try row.integer("max_rides", range: 0...16, meaning: "a number of rides from 0 to 16") ?? settings.maximumRides
-                let zone = JourneyOutput.zone(for: [origin.feedKey, destination.feedKey], in: transit)
-                let journeys: [Journey]
-                switch (try row.text("at"), try row.text("arrive_by")) {
-                case (let at?, nil):
-                    journeys = try planner.plan(from: origin.place, to: destination.place, at: try WallClockTime(at, name: "at").instant(in: zone), options: settings)
-                case (nil, let arriveBy?):
-                    journeys = try planner.plan(from: origin.place, to: destination.place,
-                                                arrivingBy: try WallClockTime(arriveBy, name: "arrive_by").instant(in: zone), options: settings)
-                default:
-                    throw BatchInputError("give at or arrive_by (one of them)")
-                }
-                return try JourneyOutput(transit: transit, zone: zone).renderAnswer(journeys, as: options.format, origin: origin, destination: destination)
-            }
-            return
-        }
         let origin = try JourneyEnd(from, name: "FROM", in: transit)
         let zone = JourneyOutput.zone(for: [origin.feedKey], in: transit)
         let time = try WallClockTime(at, name: "--at").instant(in: zone)
