@@ -296,6 +296,27 @@ public struct DeparturesQuery: Sendable {
         return departures
     }
 
+    /// The service dates of `feed` whose timetable can reach the window, each with the instant
+    /// its GTFS times count from (`base`: noon minus 12 hours in the feed's zone) and the window
+    /// in its GTFS seconds (`from`...`to`, within 0...`largestTime`): the days before, as far back
+    /// as the feed's largest time requires, to the day after. A date whose times cannot reach the
+    /// window is left out.
+    public func serviceDates(of feed: Feed) -> [(date: ServiceDate, base: Int, from: Int, to: Int)] {
+        let zone = feed.timeZone
+        let end = start + duration
+        var dates: [(date: ServiceDate, base: Int, from: Int, to: Int)] = []
+        var date = zone.localTime(of: start).date.adding(days: -(feed.largestTime / 86_400 + 1))
+        let lastDate = zone.localTime(of: end).date.adding(days: 1)
+        while date <= lastDate {
+            let base = zone.noonMinusTwelveHours(date)
+            let from = max(start - base, 0)
+            let to = min(end - base, feed.largestTime)
+            if from <= to { dates.append((date, base, from, to)) }
+            date = date.adding(days: 1)
+        }
+        return dates
+    }
+
     /// The prepared requests of one shape: the timetable's per service date, the frequency-based
     /// trips', and with realtime data its changes, one stop time, and NEW trips' departures.
     typealias Templates = (request: PreparedRequest, frequencies: PreparedRequest?,
@@ -354,7 +375,6 @@ public struct DeparturesQuery: Sendable {
     func run(on transit: TransitDatabase, feed: Feed, template: PreparedRequest, frequencyTemplate: PreparedRequest?,
              realtime: (window: RealtimeWindow, changes: PreparedRequest, stopTime: PreparedRequest)? = nil) throws -> [Departure] {
         let zone = feed.timeZone
-        let largestTime = feed.largestTime
         let end = start + duration
         var departures: [Departure] = []
         // Changed stop times scheduled in the window: their delay (nil: no departure, rules 5-6).
@@ -392,15 +412,7 @@ public struct DeparturesQuery: Sendable {
         }
         var changesPerDate: [Int: Int] = [:]
         for change in changes.values { changesPerDate[change.date, default: 0] += 1 }
-        let firstDate = zone.localTime(of: start).date.adding(days: -(largestTime / 86_400 + 1))
-        let lastDate = zone.localTime(of: end).date.adding(days: 1)
-        var date = firstDate
-        while date <= lastDate {
-            defer { date = date.adding(days: 1) }
-            let base = zone.noonMinusTwelveHours(date)
-            let from = max(start - base, 0)
-            let to = min(end - base, largestTime)
-            guard from <= to else { continue }
+        for (date, base, from, to) in serviceDates(of: feed) {
             let request = try template.substituting([
                 "date": date.yyyymmdd, "from": from, "to": to, "limit": limit > 0 ? limit + changesPerDate[date.yyyymmdd, default: 0] : -1,
             ])
