@@ -190,13 +190,26 @@ final class DeparturesTests: XCTestCase {
     }
 
     /// The stop_headsign is read by key for the departures listed, not for every stop time in the
-    /// window.
+    /// window; a feed whose import found none reads it for none.
     func testStopHeadsignsAreReadForTheListedDeparturesOnly() throws {
         var requests: [String] = []
         transit.database.observer = { requests.append($0.request.sql) }
         let listed = try departures("HBF", "2026-03-02", "07:55", within: 60, limit: 1)
         XCTAssertEqual(listed.map(\.headsign), ["Tierpark"])
         XCTAssertEqual(requests.filter { $0.hasPrefix("SELECT \"stop_times\".\"stop_headsign\"") }.count, 1, "\(requests)")
+        XCTAssertTrue(try transit.hasStopHeadsigns(transit.feeds[0]))
+
+        let fixture = FeedFixture()
+            .with("stops.txt", "stop_id,stop_name,stop_lat,stop_lon\nA,A,52.5,13.4\nEND,End,52.5,13.4\n")
+            .with("trips.txt", "route_id,service_id,trip_id,trip_headsign\nR,WD,X,Outbound\n")
+            .with("stop_times.txt", "trip_id,arrival_time,departure_time,stop_id,stop_sequence,stop_headsign\nX,08:00:00,08:00:00,A,1,\nX,08:30:00,08:30:00,END,2,\n")
+        try Importer(feedPath: try fixture.write(to: directory, as: "plain"), databasePath: directory.file("plain.sqlite")).run()
+        let plain = try TransitDatabase(path: directory.file("plain.sqlite"))
+        XCTAssertFalse(try plain.hasStopHeadsigns(plain.feeds[0]))
+        requests = []
+        plain.database.observer = { requests.append($0.request.sql) }
+        XCTAssertEqual(try departures("A", "2026-03-02", "07:55", within: 10, in: plain).map(\.headsign), ["Outbound"])
+        XCTAssertFalse(requests.contains { $0.hasPrefix("SELECT \"stop_times\".\"stop_headsign\"") }, "\(requests)")
     }
 }
 

@@ -43,6 +43,7 @@ public enum FeedCatalog {
         }
         for table in Schema.feedTables(feed) { try database.execute(table.dropSQL) }
         try database.run(SQLGenerator.prepareDelete(from: "feeds", where: Column("id") == feed))
+        try FeedFacts.remove(ofFeed: feed, from: database)
         try recordKeyGiven(feed, in: database)
     }
 

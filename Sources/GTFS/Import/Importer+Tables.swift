@@ -385,6 +385,7 @@ extension Importer {
         var previousTrip: Int?
         var runSequences: [Int] = []
         var flexRows = 0
+        var stopHeadsigns = 0
         try readFile("stop_times.txt", requiring: ["trip_id", "stop_sequence"]) { fields, required in
             let sameTrip = fields.withBytes(required[0]) { $0.elementsEqual(previousTripID) }
             if !sameTrip {
@@ -444,7 +445,10 @@ extension Importer {
             }
             if headsignSlot >= 0 {
                 try fields.validateText(columns[3])
-                fields.withBytes(columns[3]) { insert.set(headsignSlot, utf8: $0) }
+                fields.withBytes(columns[3]) { headsign in
+                    if !headsign.isEmpty { stopHeadsigns += 1 }
+                    insert.set(headsignSlot, utf8: headsign)
+                }
             }
             if pickupSlot >= 0 { insert.set(pickupSlot, integer: try fields.code(columns[4], allowed: 0...3)) }
             if dropOffSlot >= 0 { insert.set(dropOffSlot, integer: try fields.code(columns[5], allowed: 0...3)) }
@@ -463,6 +467,7 @@ extension Importer {
             rows -= insert.rowsIgnored
         }
         self.largestTime = largestTime
+        self.stopHeadsigns = stopHeadsigns
         self.report = report
         self.tripsWithMissingTimes = tripsWithMissingTimes
         self.tripEnds = (lastSequence, lastStop)
@@ -665,6 +670,7 @@ extension Importer {
             ("first_date", (serviceDates?.lowerBound.yyyymmdd).sqlValue), ("last_date", (serviceDates?.upperBound.yyyymmdd).sqlValue),
         ]))
         try FeedCatalog.recordKeyGiven(feedKey, in: database)
+        try FeedFacts.recordStopHeadsigns(stopHeadsigns, ofFeed: feedKey, in: database)
         if let recordedSource, let validators = downloadValidators {
             try database.run(SQLGenerator.prepareInsert(into: "feed_downloads", values: [
                 ("feed", .integer(Int64(feedKey))), ("url", .text(recordedSource)),

@@ -297,7 +297,7 @@ public struct DeparturesQuery: Sendable {
             }
             departures += try run(on: transit, feed: feed, template: try templates.request.substituting(stops, keepingOthers: true),
                                   frequencyTemplate: try templates.frequencies?.substituting(stops, keepingOthers: true),
-                                  stopHeadsign: templates.stopHeadsign, realtime: realtimeChanges)
+                                  stopHeadsign: try transit.hasStopHeadsigns(feed) ? templates.stopHeadsign : nil, realtime: realtimeChanges)
             if let added = templates.realtime?.added, window?.hasAddedDepartures == true {
                 try transit.database.forEachRow(try added.substituting(stops, keepingOthers: true).substituting(["from": start, "to": start + duration])) { row in
                     guard let date = ServiceDate(yyyymmdd: row.int(DepartureColumns.added.serviceDate)) else { return }
@@ -383,7 +383,8 @@ public struct DeparturesQuery: Sendable {
     /// The departures of `feed` in the window, unsorted: `template` (a `requestPerServiceDate`
     /// shape, its stops bound) run for each service date that can reach the window, with
     /// `frequencyTemplate` the runs of frequency-based trips too, and the `stop_headsign` of the
-    /// rows that can be listed read by `stopHeadsign` (a `stopHeadsignRequest`); with `realtime`,
+    /// rows that can be listed read by `stopHeadsign` (a `stopHeadsignRequest`; nil for a feed
+    /// whose stop times have none, `TransitDatabase.hasStopHeadsigns`); with `realtime`,
     /// the feed's delay range, its `realtimeChangesRequest` (stops bound) and `stopTimeRequest`.
     ///
     /// Realtime data (rules 5-7) only ever changes the stop times it has a row for, so those rows
@@ -395,7 +396,7 @@ public struct DeparturesQuery: Sendable {
     /// that the timetable's rows did not bring (moved in from outside the window, or past its
     /// limit) are then read one by one, earliest predicted first, while they can still be among
     /// the first `limit`.
-    func run(on transit: TransitDatabase, feed: Feed, template: PreparedRequest, frequencyTemplate: PreparedRequest?, stopHeadsign: PreparedRequest,
+    func run(on transit: TransitDatabase, feed: Feed, template: PreparedRequest, frequencyTemplate: PreparedRequest?, stopHeadsign: PreparedRequest?,
              realtime: (window: RealtimeWindow, changes: PreparedRequest, stopTime: PreparedRequest)? = nil) throws -> [Departure] {
         let zone = feed.timeZone
         let end = start + duration
@@ -504,7 +505,9 @@ public struct DeparturesQuery: Sendable {
                 }
             }
         }
-        try readStopHeadsigns(of: &departures, tripHeadsigns: tripHeadsigns, request: stopHeadsign, on: transit.database)
+        if let stopHeadsign {
+            try readStopHeadsigns(of: &departures, tripHeadsigns: tripHeadsigns, request: stopHeadsign, on: transit.database)
+        }
         return departures
     }
 
