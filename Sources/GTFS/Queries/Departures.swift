@@ -306,9 +306,11 @@ public struct DeparturesQuery: Sendable {
                 }
             }
         }
-        departures.sort(by: DeparturesQuery.isListed(_:before:))
-        if limit > 0, departures.count > limit { departures.removeSubrange(limit...) }
-        return departures
+        // Sorted by index: a departure is a large value, and moving it is what a sort does most.
+        var order = Array(departures.indices)
+        order.sort { DeparturesQuery.isListed(departures[$0], before: departures[$1]) }
+        if limit > 0, order.count > limit { order.removeSubrange(limit...) }
+        return order.map { departures[$0] }
     }
 
     /// The order departures are listed in: by instant, then feed name, `stop_id` and `trip_id`.
@@ -402,7 +404,7 @@ public struct DeparturesQuery: Sendable {
         let end = start + duration
         var departures: [Departure] = []
         // The departures from timetable rows (by index), whose headsign is still the trip's: the
-        // stop time's identity, by which its stop_headsign is read.
+        // stop time's identity, by which its stop_headsign is read (kept only when it will be).
         var tripHeadsigns: [Int: (trip: Int, sequence: Int)] = [:]
         // Changed stop times scheduled in the window: their delay (nil: no departure, rules 5-6).
         var changes: [ScheduledStopTime: (delay: Int?, date: Int)] = [:]
@@ -439,19 +441,23 @@ public struct DeparturesQuery: Sendable {
         }
         var changesPerDate: [Int: Int] = [:]
         for change in changes.values { changesPerDate[change.date, default: 0] += 1 }
+        // The dates whose timetable request stopped at its limit: only there can a changed stop
+        // time in the window be a departure the request did not bring.
+        var datesCutByTheLimit: Set<Int> = []
         for (date, base, from, to) in serviceDates(of: feed) {
-            let request = try template.substituting([
-                "date": date.yyyymmdd, "from": from, "to": to, "limit": limit > 0 ? limit + changesPerDate[date.yyyymmdd, default: 0] : -1,
-            ])
+            let dateLimit = limit > 0 ? limit + changesPerDate[date.yyyymmdd, default: 0] : -1
+            let request = try template.substituting(["date": date.yyyymmdd, "from": from, "to": to, "limit": dateLimit])
+            var rows = 0
             var unchanged = 0
             // Once the date's `limit`-th unchanged departure is read, nothing later can be listed.
             var latest = Int.max
             let (departureColumn, identity) = (DepartureColumns.shown.departure, DepartureColumns.identity)
             try transit.database.forEachRow(request) { row in
+                rows += 1
                 let gtfsTime = row.int(departureColumn)
                 let stopTime = ScheduledStopTime(trip: row.int(identity.trip), sequence: row.int(identity.sequence), scheduled: base + gtfsTime)
                 guard realtime != nil else {
-                    tripHeadsigns[departures.count] = (stopTime.trip, stopTime.sequence)
+                    if stopHeadsign != nil { tripHeadsigns[departures.count] = (stopTime.trip, stopTime.sequence) }
                     departures.append(Departure(feed: feed.name, row: row, serviceDate: date, gtfsTime: gtfsTime, instant: stopTime.scheduled))
                     return
                 }
@@ -462,10 +468,11 @@ public struct DeparturesQuery: Sendable {
                     if unchanged == limit { latest = stopTime.scheduled }
                 }
                 if let departure = departure(row, date: date, gtfsTime: gtfsTime, stopTime: stopTime, change: change, latest: latest) {
-                    tripHeadsigns[departures.count] = (stopTime.trip, stopTime.sequence)
+                    if stopHeadsign != nil { tripHeadsigns[departures.count] = (stopTime.trip, stopTime.sequence) }
                     departures.append(departure)
                 }
             }
+            if dateLimit > 0, rows >= dateLimit { datesCutByTheLimit.insert(date.yyyymmdd) }
             guard let frequencyTemplate else { continue }
             // Runs start at start_time, start_time + headway, … before end_time; a stop is reached
             // its template offset after the run leaves the first stop.
@@ -488,9 +495,13 @@ public struct DeparturesQuery: Sendable {
             }
         }
         if let realtime {
-            // The changed stop times listed that no timetable row brought.
+            // The changed stop times listed that no timetable row brought. One scheduled in the
+            // window whose date's request did not stop at its limit is no departure (a trip's
+            // last stop, no pickup, a trip not running that day): every one there was brought.
+            // Frequency-based trips are not in that request: theirs are all looked at.
             let unseen = changes.compactMap { stopTime, change in change.delay.map { (stopTime: stopTime, delay: $0, date: change.date) } }
                 .filter { $0.stopTime.scheduled + $0.delay >= start && $0.stopTime.scheduled + $0.delay <= end }
+                .filter { frequencyTemplate != nil || datesCutByTheLimit.contains($0.date) }
             var instants = departures.map(\.instant).sorted()
             for (stopTime, delay, yyyymmdd) in (movedIn + unseen).sorted(by: { $0.stopTime.scheduled + $0.delay < $1.stopTime.scheduled + $1.delay }) {
                 // Once `limit` departures leave before it, neither it nor any later one is listed.
