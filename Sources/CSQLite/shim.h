@@ -2,3 +2,10 @@
 
 // SQLITE_TRANSIENT is a macro Swift cannot import: a destructor value telling SQLite to copy.
 static inline sqlite3_destructor_type csqlite_transient(void) { return SQLITE_TRANSIENT; }
+
+// sqlite3_config is variadic, which Swift cannot call. Turns off the page cache's initial bulk
+// allocation (SQLITE_CONFIG_PAGECACHE with no buffer and N = 0): pages are allocated one by one as
+// needed. Only before sqlite3_initialize (the first open); later it returns SQLITE_MISUSE.
+static inline int csqlite_config_no_initial_page_cache_allocation(void) {
+    return sqlite3_config(SQLITE_CONFIG_PAGECACHE, (void *)0, 0, 0);
+}

@@ -42,8 +42,7 @@ struct StopChoiceOptions: ParsableArguments {
         var nearby = NearbyStopsQuery(latitude: point.latitude, longitude: point.longitude)
         nearby.radius = radius
         nearby.platforms = true
-        nearby.limit = 0
-        return try nearby.run(on: transit).map(\.stop.key)
+        return try nearby.keysWithinRadius(on: transit)
     }
 
     /// "stop ID" or "500 m of LAT,LON", for messages.

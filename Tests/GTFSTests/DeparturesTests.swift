@@ -181,8 +181,35 @@ final class DeparturesTests: XCTestCase {
         let prepared = try SQLGenerator.prepare(query.requestPerServiceDate(feed: transit.feeds[0].tables, stopKeys: query.stopKeys))
             .substituting(["date": 20260302, "from": 28800, "to": 30000, "limit": 20])
         let plan = try transit.database.queryPlan(prepared)
-        XCTAssertTrue(plan.tree.contains("SEARCH stop_times USING INDEX stop_times_1_by_stop_departure (stop=? AND departure>? AND departure<?)"), plan.tree)
+        XCTAssertTrue(plan.tree.contains("SEARCH stop_times USING COVERING INDEX stop_times_1_by_stop_departure (stop=? AND departure>? AND departure<?)"),
+                      "the stop times in the window are read from the index alone: \(plan.tree)")
         XCTAssertEqual(plan.fullyScannedTables, [], plan.tree)
+        let headsign = try SQLGenerator.prepare(DeparturesQuery.stopHeadsignRequest(feed: transit.feeds[0].tables)).substituting(["trip": 1, "sequence": 1])
+        let headsignPlan = try transit.database.queryPlan(headsign).tree
+        XCTAssertTrue(headsignPlan.contains("SEARCH stop_times USING PRIMARY KEY (trip=? AND stop_sequence=?)"), headsignPlan)
+    }
+
+    /// The stop_headsign is read by key for the departures listed, not for every stop time in the
+    /// window; a feed whose import found none reads it for none.
+    func testStopHeadsignsAreReadForTheListedDeparturesOnly() throws {
+        var requests: [String] = []
+        transit.database.observer = { requests.append($0.request.sql) }
+        let listed = try departures("HBF", "2026-03-02", "07:55", within: 60, limit: 1)
+        XCTAssertEqual(listed.map(\.headsign), ["Tierpark"])
+        XCTAssertEqual(requests.filter { $0.hasPrefix("SELECT \"stop_times\".\"stop_headsign\"") }.count, 1, "\(requests)")
+        XCTAssertTrue(try transit.hasStopHeadsigns(transit.feeds[0]))
+
+        let fixture = FeedFixture()
+            .with("stops.txt", "stop_id,stop_name,stop_lat,stop_lon\nA,A,52.5,13.4\nEND,End,52.5,13.4\n")
+            .with("trips.txt", "route_id,service_id,trip_id,trip_headsign\nR,WD,X,Outbound\n")
+            .with("stop_times.txt", "trip_id,arrival_time,departure_time,stop_id,stop_sequence,stop_headsign\nX,08:00:00,08:00:00,A,1,\nX,08:30:00,08:30:00,END,2,\n")
+        try Importer(feedPath: try fixture.write(to: directory, as: "plain"), databasePath: directory.file("plain.sqlite")).run()
+        let plain = try TransitDatabase(path: directory.file("plain.sqlite"))
+        XCTAssertFalse(try plain.hasStopHeadsigns(plain.feeds[0]))
+        requests = []
+        plain.database.observer = { requests.append($0.request.sql) }
+        XCTAssertEqual(try departures("A", "2026-03-02", "07:55", within: 10, in: plain).map(\.headsign), ["Outbound"])
+        XCTAssertFalse(requests.contains { $0.hasPrefix("SELECT \"stop_times\".\"stop_headsign\"") }, "\(requests)")
     }
 }
 
@@ -192,8 +219,8 @@ extension DeparturesTests {
         let query = DeparturesQuery(stopKeys: [1], start: 0, duration: 600)
         let tables = transit.feeds[0].tables
         let all: (SQLExpression) -> SQLPredicate = { _ in .all }
-        XCTAssertEqual(query.requestPerServiceDate(feed: tables, stops: all).selection.map(\.name), DepartureColumns.shownNames)
-        XCTAssertEqual(query.requestPerServiceDate(feed: tables, stops: all, realtime: true).selection.map(\.name), DepartureColumns.identityNames)
+        XCTAssertEqual(query.requestPerServiceDate(feed: tables, stops: all).selection.map(\.name), DepartureColumns.identityNames)
+        XCTAssertEqual(DeparturesQuery.stopHeadsignRequest(feed: tables).selection.map(\.name), ["stop_headsign"])
         XCTAssertEqual(query.frequencyRequestPerServiceDate(feed: tables, stops: all).selection.map(\.name), DepartureColumns.frequencyNames)
         XCTAssertEqual(DeparturesQuery.stopTimeRequest(feed: tables).selection.map(\.name), DepartureColumns.shownNames)
         XCTAssertEqual(DeparturesQuery.addedDeparturesRequest(feed: tables, stops: all).selection.map(\.name), DepartureColumns.addedNames)

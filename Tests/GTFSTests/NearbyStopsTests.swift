@@ -77,6 +77,23 @@ final class NearbyStopsTests: XCTestCase {
         XCTAssertEqual(try nearby(db, 10, 20, limit: 0), ["NEAR", "A", "B", "C"])
     }
 
+    /// The keys departures `--near` asks from are the stops the exact pass keeps, whatever the limit.
+    func testKeysWithinRadiusAreTheStopsOfTheExactPass() throws {
+        let db = try database(stops: [
+            "FAR,Corner,10.0040,20.0040", "B,Twin,10.001,20", "A,Twin,10.001,20", "NEAR,Near,10.0005,20", "C,Further,10.002,20",
+        ])
+        var query = NearbyStopsQuery(latitude: 10, longitude: 20)
+        query.limit = 2
+        let names = Dictionary(uniqueKeysWithValues: try db.database.fetch(FetchRequest<Stop>()).map { ($0.key, $0.stopID) })
+        XCTAssertEqual(Set(try query.keysWithinRadius(on: db).compactMap { names[$0] }), ["NEAR", "A", "B", "C"])
+        let demo = try TransitDatabase(path: try importDemo())
+        var station = NearbyStopsQuery(latitude: 52.5250, longitude: 13.3690)
+        station.radius = 100
+        station.platforms = true
+        station.limit = 0
+        XCTAssertEqual(Set(try station.keysWithinRadius(on: demo)), Set(try station.run(on: demo).map(\.stop.key)))
+    }
+
     func testStationsStandForTheirPlatformsUnlessPlatformsAreAsked() throws {
         let db = try TransitDatabase(path: try importDemo())
         XCTAssertEqual(try nearby(db, 52.5250, 13.3690, radius: 100), ["HBF"])

@@ -80,7 +80,7 @@ final class DeparturesCommandTests: XCTestCase {
         let run = try departures(["--stop", "HBF", "--at", "2026-03-02 07:55", "--explain", "--format", "json"])
         XCTAssertEqual(run.status, 0, run.stderr)
         XCTAssertNoThrow(try JSONSerialization.jsonObject(with: Data(run.stdout.utf8)))
-        XCTAssertTrue(run.stderr.contains("SEARCH stop_times USING INDEX stop_times_1_by_stop_departure (stop=? AND departure>? AND departure<?)"), run.stderr)
+        XCTAssertTrue(run.stderr.contains("SEARCH stop_times USING COVERING INDEX stop_times_1_by_stop_departure (stop=? AND departure>? AND departure<?)"), run.stderr)
         XCTAssertFalse(run.stderr.contains("warning:"), run.stderr)
     }
 

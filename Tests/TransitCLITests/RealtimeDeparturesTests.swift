@@ -243,6 +243,19 @@ final class RealtimeDeparturesTests: XCTestCase {
         }
     }
 
+    /// A changed stop time no timetable row brought, on a date whose request was not cut by its
+    /// limit, is no departure (here every trip's last stop): it is not looked up by its key.
+    func testChangesAtStopsNobodyBoardsAtAreNotLookedUp() throws {
+        let directory = TemporaryDirectory()
+        let (db, _) = try busyStopDatabase(directory)
+        XCTAssertEqual(try departures(db, ["--stop", "E", "--at", "2026-03-02 08:30", "--within", "20", "--max-age", "120"]).count, 0)
+        let explained = try CommandRun.transit(["departures", "--stop", "E", "--at", "2026-03-02 08:30", "--within", "20", "--max-age", "120",
+                                                "--explain", "--db", db])
+        XCTAssertEqual(explained.status, 0, explained.stderr)
+        XCTAssertTrue(explained.stderr.contains("SEARCH realtime_stop_times USING PRIMARY KEY"), "the changes at E are read: \(explained.stderr)")
+        XCTAssertFalse(explained.stderr.contains("SEARCH stop_times USING PRIMARY KEY (trip=? AND stop_sequence=?)"), explained.stderr)
+    }
+
     func testFrequencyRunsAreMatchedByStartTime() throws {
         let directory = TemporaryDirectory()
         // F runs every 15 minutes from 06:00 to 07:00 (06:00, 06:15, 06:30, 06:45) and reaches B

@@ -36,6 +36,7 @@ public enum FeedCatalog {
         }
         for table in Schema.feedTables(feed) { try database.execute(table.dropSQL) }
         try database.run(TransitModel.deleteRows(of: "feeds", feedKey: feed))
+        try FeedFacts.remove(ofFeed: feed, from: database)
         try recordKeyGiven(feed, in: database)
     }
 

@@ -361,6 +361,7 @@ extension Importer {
         var previousTrip: Int?
         var runSequences: [Int] = []
         var flexRows = 0
+        var stopHeadsigns = 0
         try readFile("stop_times.txt", requiring: ["trip_id", "stop_sequence"]) { fields, required in
             let sameTrip = fields.withBytes(required[0]) { $0.elementsEqual(previousTripID) }
             if !sameTrip {
@@ -420,7 +421,10 @@ extension Importer {
             }
             if let headsign {
                 try fields.validateText(headsign.field)
-                fields.withBytes(headsign.field) { insert.set(headsign.slot, utf8: $0) }
+                fields.withBytes(headsign.field) { bytes in
+                    if !bytes.isEmpty { stopHeadsigns += 1 }
+                    insert.set(headsign.slot, utf8: bytes)
+                }
             }
             if let pickup { insert.set(pickup.slot, integer: try fields.code(pickup.field, allowed: 0...3)) }
             if let dropOff { insert.set(dropOff.slot, integer: try fields.code(dropOff.field, allowed: 0...3)) }
@@ -439,6 +443,7 @@ extension Importer {
             rows -= insert.rowsIgnored
         }
         self.largestTime = largestTime
+        self.stopHeadsigns = stopHeadsigns
         self.report = report
         self.tripsWithMissingTimes = tripsWithMissingTimes
         self.tripEnds = (lastSequence, lastStop)
@@ -644,6 +649,7 @@ extension Importer {
             (c.firstDate.name, (serviceDates?.lowerBound.yyyymmdd).sqlValue), (c.lastDate.name, (serviceDates?.upperBound.yyyymmdd).sqlValue),
         ]))
         try FeedCatalog.recordKeyGiven(feedKey, in: database)
+        try FeedFacts.recordStopHeadsigns(stopHeadsigns, ofFeed: feedKey, in: database)
         if let recordedSource, let validators = downloadValidators {
             try FeedDownload.record(feed: feedKey, url: recordedSource, etag: validators.etag, lastModified: validators.lastModified, in: database)
         }

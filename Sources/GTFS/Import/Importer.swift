@@ -57,6 +57,8 @@ public final class Importer {
     var tripEnds: (sequences: [Int], stops: [Int]) = ([], [])
     var largestTime = 0
     var hasFrequencies = false
+    /// How many stop times have a `stop_headsign` (recorded as a feed fact, `FeedFacts`).
+    var stopHeadsigns = 0
 
     /// An importer of the feed at `feedPath` into the database at `databasePath` under `feedName`
     /// (default: `FeedName.derived(fromSource:)` of the path); `openFeed` turns the path into a

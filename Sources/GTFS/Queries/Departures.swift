@@ -15,7 +15,7 @@ public struct Departure: Sendable, Equatable {
     /// `route_short_name`, else `route_long_name`.
     public let route: String
     /// `stop_headsign`, else `trip_headsign`, else the name of the trip's last stop.
-    public let headsign: String
+    public internal(set) var headsign: String
     /// The service date whose timetable this departure belongs to.
     public let serviceDate: ServiceDate
     /// The feed's time on that service date, in seconds (can exceed 24 h); nil for a NEW trip,
@@ -51,7 +51,8 @@ extension Departure {
 enum DepartureColumns {
     /// The columns a departure shows, which every departures request selects first.
     static let shownNames = ["stop_id", "stop_name", "platform_code", "trip_id", "route_id", "route", "headsign", "departure", "stop_lat", "stop_lon"]
-    /// A timetable request with realtime data: the shown columns, then the stop time's identity.
+    /// A timetable request: the shown columns (`headsign` the trip's, the stop's own read after
+    /// for the rows listed), then the stop time's identity.
     static let identityNames = shownNames + ["trip", "stop_sequence"]
     /// A frequency template row: the shown columns, its first stop's departure, the period and headway, its identity.
     static let frequencyNames = shownNames + ["first_departure", "start_time", "end_time", "headway_secs", "trip", "stop_sequence"]
@@ -140,6 +141,12 @@ public struct DeparturesQuery: Sendable {
     /// The request for one service date of one feed; `$date`, `$from`, `$to` and `$limit` are
     /// bound per date.
     ///
+    /// It reads nothing of a stop time but what the `stop_times(stop, departure, pickup_type)`
+    /// index holds (the key `trip`, `stop_sequence` too), so no row of the large `stop_times`
+    /// table is read for the many stop times in the window that are not listed: the headsign it
+    /// selects is the trip's (`trip_headsign`, else the last stop's name), and the stop times'
+    /// own `stop_headsign` is read after, by key, for the rows listed (`stopHeadsignRequest`).
+    ///
     ///     SELECT … FROM "stop_times_1" AS "stop_times" JOIN "stops" AS "stop_times.stop" …
     ///       JOIN "trips" AS "stop_times.trip" … JOIN "routes" AS "stop_times.trip.route" …
     ///     WHERE "stop_times"."stop" IN (?, …) AND "stop_times"."departure" BETWEEN ? AND ?
@@ -151,10 +158,9 @@ public struct DeparturesQuery: Sendable {
     }
 
     /// The same request with another condition choosing the stops, given the stop times' stop
-    /// key; the benchmark compares shapes through it.
-    public func requestPerServiceDate(feed: FeedTables, stops: (SQLExpression) -> SQLPredicate, excludingFrequencies: Bool = false,
-                                      realtime: Bool = false) -> Query {
-        var fetch = DeparturesQuery.boardingFetch(feed: feed, stops: stops)
+    /// key (the templates' `$stop0`, `$stop1`, …).
+    public func requestPerServiceDate(feed: FeedTables, stops: (SQLExpression) -> SQLPredicate, excludingFrequencies: Bool = false) -> Query {
+        var fetch = DeparturesQuery.boardingFetch(feed: feed, stops: stops, stopHeadsign: false)
         let departure = fetch.required("departure_time")
         fetch.filter(departure.between(.variable("from"), and: .variable("to")))
         fetch.sort(by: [departure.ascending, fetch.required("stop.stop_id").ascending, fetch.required("trip.trip_id").ascending])
@@ -163,11 +169,21 @@ public struct DeparturesQuery: Sendable {
             fetch.require(format: "trip.frequencies.@count == 0")
         }
         fetch.limitVariable = "limit"
-        if realtime {
-            // The stop time's identity, to leave out the ones realtime data changes.
-            fetch.select(DepartureColumns.identityNames.dropFirst(DepartureColumns.shownNames.count),
-                         from: ["trip": fetch.column("trip"), "stop_sequence": fetch.required("stop_sequence")])
-        }
+        // The stop time's identity: its stop_headsign is read by it, and realtime changes name it.
+        fetch.select(DepartureColumns.identityNames.dropFirst(DepartureColumns.shownNames.count),
+                     from: ["trip": fetch.column("trip"), "stop_sequence": fetch.required("stop_sequence")])
+        return fetch.requiredQuery()
+    }
+
+    /// The `stop_headsign` of stop time `$sequence` of trip `$trip` of one feed (one
+    /// primary-key search): read for the departures listed only.
+    ///
+    ///     SELECT "stop_times"."stop_headsign" FROM "stop_times_1" AS "stop_times"
+    ///     WHERE "stop_times"."trip" = ? AND "stop_times"."stop_sequence" = ?
+    static func stopHeadsignRequest(feed: FeedTables) -> Query {
+        var fetch = TransitModel.fetch("stop_times", feedKey: feed.feed)
+        fetch.select(fetch.required("stop_headsign"), as: "stop_headsign")
+        fetch.filter(fetch.column("trip") == SQLExpression.variable("trip") && fetch.required("stop_sequence") == SQLExpression.variable("sequence"))
         return fetch.requiredQuery()
     }
 
@@ -241,8 +257,11 @@ public struct DeparturesQuery: Sendable {
     /// Stop times of one feed at the chosen stops where a rider can board on the service date
     /// `$date` (`BoardingStopTimes`), with what a departure shows, in `DepartureColumns.shown`'s
     /// order: `departure` is the GTFS time; the headsign is `stop_headsign`, else `trip_headsign`,
-    /// else the name of the trip's last stop (read only when both are missing).
-    static func boardingFetch(feed: FeedTables, stops: (SQLExpression) -> SQLPredicate, fewRows: Bool = false) -> ModelFetch {
+    /// else the name of the trip's last stop (read only when both are missing). Without
+    /// `stopHeadsign` the stop time's own headsign is left out (the trip's is selected), so the
+    /// `stop_times` table itself is not read: its index holds every other column used.
+    static func boardingFetch(feed: FeedTables, stops: (SQLExpression) -> SQLPredicate, fewRows: Bool = false,
+                              stopHeadsign: Bool = true) -> ModelFetch {
         var fetch = BoardingStopTimes.fetch(feed: feed, on: .variable("date"), fewRows: fewRows)
         fetch.filter(stops(fetch.column("stop")))
         fetch.select(DepartureColumns.shownNames, from: [
@@ -252,8 +271,8 @@ public struct DeparturesQuery: Sendable {
             "trip_id": fetch.required("trip.trip_id"),
             "route_id": fetch.required("trip.route.route_id"),
             "route": .coalesce([fetch.required("trip.route.route_short_name"), fetch.required("trip.route.route_long_name")]),
-            "headsign": .coalesce([fetch.required("stop_headsign"), fetch.required("trip.trip_headsign"),
-                                   fetch.requiredFault("trip.last_stop.stop_name")]),
+            "headsign": .coalesce((stopHeadsign ? [fetch.required("stop_headsign")] : [])
+                                  + [fetch.required("trip.trip_headsign"), fetch.requiredFault("trip.last_stop.stop_name")]),
             "departure": fetch.required("departure_time"),
             "stop_lat": fetch.required("stop.stop_lat"),
             "stop_lon": fetch.required("stop.stop_lon"),
@@ -277,7 +296,8 @@ public struct DeparturesQuery: Sendable {
                 (window: window!, changes: try templates.changes.substituting(stops, keepingOthers: true), stopTime: templates.stopTime)
             }
             departures += try run(on: transit, feed: feed, template: try templates.request.substituting(stops, keepingOthers: true),
-                                  frequencyTemplate: try templates.frequencies?.substituting(stops, keepingOthers: true), realtime: realtimeChanges)
+                                  frequencyTemplate: try templates.frequencies?.substituting(stops, keepingOthers: true),
+                                  stopHeadsign: try transit.hasStopHeadsigns(feed) ? templates.stopHeadsign : nil, realtime: realtimeChanges)
             if let added = templates.realtime?.added, window?.hasAddedDepartures == true {
                 try transit.database.forEachRow(try added.substituting(stops, keepingOthers: true).substituting(["from": start, "to": start + duration])) { row in
                     guard let date = ServiceDate(yyyymmdd: row.int(DepartureColumns.added.serviceDate)) else { return }
@@ -286,19 +306,46 @@ public struct DeparturesQuery: Sendable {
                 }
             }
         }
-        departures.sort {
-            if $0.instant != $1.instant { return $0.instant < $1.instant }
-            if $0.feed != $1.feed { return feedOrder($0.feed, $1.feed) }
-            if $0.stopID != $1.stopID { return $0.stopID.utf8.lexicographicallyPrecedes($1.stopID.utf8) }
-            return $0.tripID.utf8.lexicographicallyPrecedes($1.tripID.utf8)
-        }
-        if limit > 0, departures.count > limit { departures.removeSubrange(limit...) }
-        return departures
+        // Sorted by index: a departure is a large value, and moving it is what a sort does most.
+        var order = Array(departures.indices)
+        order.sort { DeparturesQuery.isListed(departures[$0], before: departures[$1]) }
+        if limit > 0, order.count > limit { order.removeSubrange(limit...) }
+        return order.map { departures[$0] }
     }
 
-    /// The prepared requests of one shape: the timetable's per service date, the frequency-based
-    /// trips', and with realtime data its changes, one stop time, and NEW trips' departures.
-    typealias Templates = (request: PreparedRequest, frequencies: PreparedRequest?,
+    /// The order departures are listed in: by instant, then feed name, `stop_id` and `trip_id`.
+    static func isListed(_ a: Departure, before b: Departure) -> Bool {
+        if a.instant != b.instant { return a.instant < b.instant }
+        if a.feed != b.feed { return feedOrder(a.feed, b.feed) }
+        if a.stopID != b.stopID { return a.stopID.utf8.lexicographicallyPrecedes(b.stopID.utf8) }
+        return a.tripID.utf8.lexicographicallyPrecedes(b.tripID.utf8)
+    }
+
+    /// The service dates of `feed` whose timetable can reach the window, each with the instant
+    /// its GTFS times count from (`base`: noon minus 12 hours in the feed's zone) and the window
+    /// in its GTFS seconds (`from`...`to`, within 0...`largestTime`): the days before, as far back
+    /// as the feed's largest time requires, to the day after. A date whose times cannot reach the
+    /// window is left out.
+    public func serviceDates(of feed: Feed) -> [(date: ServiceDate, base: Int, from: Int, to: Int)] {
+        let zone = feed.timeZone
+        let end = start + duration
+        var dates: [(date: ServiceDate, base: Int, from: Int, to: Int)] = []
+        var date = zone.localTime(of: start).date.adding(days: -(feed.largestTime / 86_400 + 1))
+        let lastDate = zone.localTime(of: end).date.adding(days: 1)
+        while date <= lastDate {
+            let base = zone.noonMinusTwelveHours(date)
+            let from = max(start - base, 0)
+            let to = min(end - base, feed.largestTime)
+            if from <= to { dates.append((date, base, from, to)) }
+            date = date.adding(days: 1)
+        }
+        return dates
+    }
+
+    /// The prepared requests of one shape: the timetable's per service date, a stop time's
+    /// `stop_headsign`, the frequency-based trips', and with realtime data its changes, one stop
+    /// time, and NEW trips' departures.
+    typealias Templates = (request: PreparedRequest, stopHeadsign: PreparedRequest, frequencies: PreparedRequest?,
                            realtime: (changes: PreparedRequest, stopTime: PreparedRequest, added: PreparedRequest)?)
 
     /// The prepared requests for `stopCount` stops of `feed` (the stops as `$stop0`…, the date,
@@ -309,38 +356,38 @@ public struct DeparturesQuery: Sendable {
         let query = DeparturesQuery(stopKeys: [], start: 0, duration: 0)
         // Each template is generated only when its cache does not hold it.
         let makeRequest = {
-            SQLGenerator.prepare(query.requestPerServiceDate(feed: feed.tables, stops: stops, excludingFrequencies: feed.hasFrequencies, realtime: realtime))
+            SQLGenerator.prepare(query.requestPerServiceDate(feed: feed.tables, stops: stops, excludingFrequencies: feed.hasFrequencies))
         }
+        let makeStopHeadsign = { SQLGenerator.prepare(DeparturesQuery.stopHeadsignRequest(feed: feed.tables)) }
         let makeFrequencies = { SQLGenerator.prepare(query.frequencyRequestPerServiceDate(feed: feed.tables, stops: stops)) }
         let makeChanges = { SQLGenerator.prepare(DeparturesQuery.realtimeChangesRequest(feed: feed.tables, stops: stops)) }
         let makeStopTime = { SQLGenerator.prepare(DeparturesQuery.stopTimeRequest(feed: feed.tables)) }
         let makeAdded = { SQLGenerator.prepare(DeparturesQuery.addedDeparturesRequest(feed: feed.tables, stops: stops)) }
         guard stopCount <= 64 else {
-            return (makeRequest(), feed.hasFrequencies ? makeFrequencies() : nil, realtime ? (makeChanges(), makeStopTime(), makeAdded()) : nil)
+            return (makeRequest(), stopHeadsignTemplates.template(key: feed.key, makeStopHeadsign), feed.hasFrequencies ? makeFrequencies() : nil,
+                    realtime ? (makeChanges(), makeStopTime(), makeAdded()) : nil)
         }
         // The shape depends on the feed's tables, whether it has frequencies and realtime data, and the count.
         let key = (feed.key << 9) | (realtime ? 1 << 8 : 0) | (feed.hasFrequencies ? 1 << 7 : 0) | stopCount
-        return (requestTemplates.template(key: key, makeRequest),
+        return (requestTemplates.template(key: key, makeRequest), stopHeadsignTemplates.template(key: feed.key, makeStopHeadsign),
                 feed.hasFrequencies ? frequencyTemplates.template(key: key, makeFrequencies) : nil,
                 realtime ? (changesTemplates.template(key: key, makeChanges), stopTimeTemplates.template(key: feed.key, makeStopTime),
                             addedTemplates.template(key: key, makeAdded)) : nil)
     }
 
     private static let requestTemplates = TemplateCache()
+    private static let stopHeadsignTemplates = TemplateCache()
     private static let frequencyTemplates = TemplateCache()
     private static let changesTemplates = TemplateCache()
     private static let stopTimeTemplates = TemplateCache()
     private static let addedTemplates = TemplateCache()
 
-    /// Runs `request` (a `requestPerServiceDate` shape of `feed`) for each service date that can
-    /// reach the window, and with `frequencies` the runs of frequency-based trips too; unsorted.
-    public func run(on transit: TransitDatabase, feed: Feed, request: Query, frequencies: Query? = nil) throws -> [Departure] {
-        try run(on: transit, feed: feed, template: SQLGenerator.prepare(request), frequencyTemplate: frequencies.map { SQLGenerator.prepare($0) })
-    }
-
-    /// `run(on:feed:request:frequencies:)` with the requests prepared, their stops bound; with
-    /// `realtime`, the feed's delay range, its `realtimeChangesRequest` (stops bound) and
-    /// `stopTimeRequest`.
+    /// The departures of `feed` in the window, unsorted: `template` (a `requestPerServiceDate`
+    /// shape, its stops bound) run for each service date that can reach the window, with
+    /// `frequencyTemplate` the runs of frequency-based trips too, and the `stop_headsign` of the
+    /// rows that can be listed read by `stopHeadsign` (a `stopHeadsignRequest`; nil for a feed
+    /// whose stop times have none, `TransitDatabase.hasStopHeadsigns`); with `realtime`,
+    /// the feed's delay range, its `realtimeChangesRequest` (stops bound) and `stopTimeRequest`.
     ///
     /// Realtime data (rules 5-7) only ever changes the stop times it has a row for, so those rows
     /// are read first (from their own table alone), over the window widened by the feed's delays.
@@ -351,12 +398,14 @@ public struct DeparturesQuery: Sendable {
     /// that the timetable's rows did not bring (moved in from outside the window, or past its
     /// limit) are then read one by one, earliest predicted first, while they can still be among
     /// the first `limit`.
-    func run(on transit: TransitDatabase, feed: Feed, template: PreparedRequest, frequencyTemplate: PreparedRequest?,
+    func run(on transit: TransitDatabase, feed: Feed, template: PreparedRequest, frequencyTemplate: PreparedRequest?, stopHeadsign: PreparedRequest?,
              realtime: (window: RealtimeWindow, changes: PreparedRequest, stopTime: PreparedRequest)? = nil) throws -> [Departure] {
         let zone = feed.timeZone
-        let largestTime = feed.largestTime
         let end = start + duration
         var departures: [Departure] = []
+        // The departures from timetable rows (by index), whose headsign is still the trip's: the
+        // stop time's identity, by which its stop_headsign is read (kept only when it will be).
+        var tripHeadsigns: [Int: (trip: Int, sequence: Int)] = [:]
         // Changed stop times scheduled in the window: their delay (nil: no departure, rules 5-6).
         var changes: [ScheduledStopTime: (delay: Int?, date: Int)] = [:]
         // Changed stop times scheduled outside the window whose predicted moment is in it.
@@ -392,29 +441,26 @@ public struct DeparturesQuery: Sendable {
         }
         var changesPerDate: [Int: Int] = [:]
         for change in changes.values { changesPerDate[change.date, default: 0] += 1 }
-        let firstDate = zone.localTime(of: start).date.adding(days: -(largestTime / 86_400 + 1))
-        let lastDate = zone.localTime(of: end).date.adding(days: 1)
-        var date = firstDate
-        while date <= lastDate {
-            defer { date = date.adding(days: 1) }
-            let base = zone.noonMinusTwelveHours(date)
-            let from = max(start - base, 0)
-            let to = min(end - base, largestTime)
-            guard from <= to else { continue }
-            let request = try template.substituting([
-                "date": date.yyyymmdd, "from": from, "to": to, "limit": limit > 0 ? limit + changesPerDate[date.yyyymmdd, default: 0] : -1,
-            ])
+        // The dates whose timetable request stopped at its limit: only there can a changed stop
+        // time in the window be a departure the request did not bring.
+        var datesCutByTheLimit: Set<Int> = []
+        for (date, base, from, to) in serviceDates(of: feed) {
+            let dateLimit = limit > 0 ? limit + changesPerDate[date.yyyymmdd, default: 0] : -1
+            let request = try template.substituting(["date": date.yyyymmdd, "from": from, "to": to, "limit": dateLimit])
+            var rows = 0
             var unchanged = 0
             // Once the date's `limit`-th unchanged departure is read, nothing later can be listed.
             var latest = Int.max
             let (departureColumn, identity) = (DepartureColumns.shown.departure, DepartureColumns.identity)
             try transit.database.forEachRow(request) { row in
+                rows += 1
                 let gtfsTime = row.int(departureColumn)
+                let stopTime = ScheduledStopTime(trip: row.int(identity.trip), sequence: row.int(identity.sequence), scheduled: base + gtfsTime)
                 guard realtime != nil else {
-                    departures.append(Departure(feed: feed.name, row: row, serviceDate: date, gtfsTime: gtfsTime, instant: base + gtfsTime))
+                    if stopHeadsign != nil { tripHeadsigns[departures.count] = (stopTime.trip, stopTime.sequence) }
+                    departures.append(Departure(feed: feed.name, row: row, serviceDate: date, gtfsTime: gtfsTime, instant: stopTime.scheduled))
                     return
                 }
-                let stopTime = ScheduledStopTime(trip: row.int(identity.trip), sequence: row.int(identity.sequence), scheduled: base + gtfsTime)
                 let change = takeChange(stopTime)
                 if change == nil {
                     guard limit <= 0 || unchanged < limit else { return }
@@ -422,9 +468,11 @@ public struct DeparturesQuery: Sendable {
                     if unchanged == limit { latest = stopTime.scheduled }
                 }
                 if let departure = departure(row, date: date, gtfsTime: gtfsTime, stopTime: stopTime, change: change, latest: latest) {
+                    if stopHeadsign != nil { tripHeadsigns[departures.count] = (stopTime.trip, stopTime.sequence) }
                     departures.append(departure)
                 }
             }
+            if dateLimit > 0, rows >= dateLimit { datesCutByTheLimit.insert(date.yyyymmdd) }
             guard let frequencyTemplate else { continue }
             // Runs start at start_time, start_time + headway, … before end_time; a stop is reached
             // its template offset after the run leaves the first stop.
@@ -447,9 +495,13 @@ public struct DeparturesQuery: Sendable {
             }
         }
         if let realtime {
-            // The changed stop times listed that no timetable row brought.
+            // The changed stop times listed that no timetable row brought. One scheduled in the
+            // window whose date's request did not stop at its limit is no departure (a trip's
+            // last stop, no pickup, a trip not running that day): every one there was brought.
+            // Frequency-based trips are not in that request: theirs are all looked at.
             let unseen = changes.compactMap { stopTime, change in change.delay.map { (stopTime: stopTime, delay: $0, date: change.date) } }
                 .filter { $0.stopTime.scheduled + $0.delay >= start && $0.stopTime.scheduled + $0.delay <= end }
+                .filter { frequencyTemplate != nil || datesCutByTheLimit.contains($0.date) }
             var instants = departures.map(\.instant).sorted()
             for (stopTime, delay, yyyymmdd) in (movedIn + unseen).sorted(by: { $0.stopTime.scheduled + $0.delay < $1.stopTime.scheduled + $1.delay }) {
                 // Once `limit` departures leave before it, neither it nor any later one is listed.
@@ -464,6 +516,30 @@ public struct DeparturesQuery: Sendable {
                 }
             }
         }
+        if let stopHeadsign {
+            try readStopHeadsigns(of: &departures, tripHeadsigns: tripHeadsigns, request: stopHeadsign, on: transit.database)
+        }
         return departures
+    }
+
+    /// Gives the departures that can be listed (the first `limit` in listing order; all without
+    /// a limit) whose headsign is still their trip's (`tripHeadsigns`: by index, the stop time's
+    /// identity) their stop time's `stop_headsign`, where it has one: one primary-key search each
+    /// (`request`, a `stopHeadsignRequest`), so at most `limit` whatever the window holds.
+    func readStopHeadsigns(of departures: inout [Departure], tripHeadsigns: [Int: (trip: Int, sequence: Int)], request: PreparedRequest,
+                           on database: Database) throws {
+        guard !tripHeadsigns.isEmpty else { return }
+        var listed = Array(departures.indices)
+        if limit > 0, departures.count > limit {
+            listed.sort { DeparturesQuery.isListed(departures[$0], before: departures[$1]) }
+            listed.removeSubrange(limit...)
+        }
+        for index in listed {
+            guard let stopTime = tripHeadsigns[index] else { continue }
+            // The variables in the order the request names them: $trip, then $sequence.
+            try database.forEachRow(try request.binding([.integer(Int64(stopTime.trip)), .integer(Int64(stopTime.sequence))])) { row in
+                if let headsign = row.optionalString("stop_headsign") { departures[index].headsign = headsign }
+            }
+        }
     }
 }

@@ -80,6 +80,20 @@ public struct NearbyStopsQuery: Sendable {
         return try template.binding(values)
     }
 
+    /// The keys of the stops of the selected feeds within the radius, in no order and with no
+    /// limit (`limit` is not read): what departures `--near` asks from, without decoding a record,
+    /// naming a feed or sorting per stop. The same candidate request and exact pass as `run(on:)`.
+    public func keysWithinRadius(on transit: TransitDatabase) throws -> [Int] {
+        var keys: [Int] = []
+        try transit.database.forEachRow(try candidates(feeds: transit.restrictedFeedKeys)) { row in
+            let (latitudeColumn, longitudeColumn) = (Stop.columns.latitude, Stop.columns.longitude)
+            guard !row.isNull(latitudeColumn), !row.isNull(longitudeColumn),
+                  Geo.distance(latitude, longitude, row.double(latitudeColumn), row.double(longitudeColumn)) <= radius else { return }
+            keys.append(row.int(Stop.columns.key))
+        }
+        return keys
+    }
+
     /// The stops of the selected feeds within the radius, nearest first (ties by feed name, then
     /// `stop_id`), at most `limit`.
     public func run(on transit: TransitDatabase) throws -> [NearbyStop] {

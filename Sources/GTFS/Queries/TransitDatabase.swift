@@ -109,6 +109,17 @@ public final class TransitDatabase {
     }
     private var realtimeCache: [Int: (timestamp: Int?, window: RealtimeWindow)]?
 
+    /// False when the import of `feed` found no stop time with a `stop_headsign` (`FeedFacts`);
+    /// true when it found some, or did not count them (a file written before it did). Read once
+    /// per feed.
+    func hasStopHeadsigns(_ feed: Feed) throws -> Bool {
+        if let known = stopHeadsignCache[feed.key] { return known }
+        let known = try FeedFacts.stopHeadsigns(ofFeed: feed.key, in: database).map { $0 > 0 } ?? true
+        stopHeadsignCache[feed.key] = known
+        return known
+    }
+    private var stopHeadsignCache: [Int: Bool] = [:]
+
     /// The feed called `name`, if the database has it.
     public func feed(named name: String) -> Feed? { feeds.first { $0.name == name } }
 
