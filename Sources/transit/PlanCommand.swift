@@ -13,10 +13,10 @@ struct JourneyOptionGroup: ParsableArguments {
     @Option(name: .customLong("walk-speed"), parsing: .unconditional, help: ArgumentHelp("Walking speed (above 0, at most 10).", valueName: "m/s"))
     var walkSpeed: Double = 1.33
 
-    @Option(name: .customLong("max-age"), parsing: .unconditional, help: ArgumentHelp("Apply stored realtime data only when its messages are at most this many minutes old.", valueName: "minutes"))
+    @Option(name: .customLong("max-age"), parsing: .unconditional, help: ArgumentHelp("Reserved for realtime data, which the planner does not apply yet (it plans on the timetable).", valueName: "minutes"))
     var maxAge: Int = 30
 
-    @Flag(name: .customLong("no-realtime"), help: "Plan on the timetable, without the stored realtime data.")
+    @Flag(name: .customLong("no-realtime"), help: "Plan on the timetable (what the planner does in any case until it applies realtime data).")
     var noRealtime = false
 
     func validate() throws {

@@ -42,8 +42,6 @@ public final class JourneyPlanner {
         secondaryMemory = SearchMemory(stopCount: timetable.stopCount, patternCount: timetable.patterns.count)
     }
 
-    /// The statements that loaded what the searches needed so far (SQL, values, rows).
-    public var statements: [(sql: String, arguments: [SQLValue], rows: Int)] { timetable.statements }
 
     private func walks(_ options: JourneyOptions) -> Walks {
         let key = "\(options.maximumWalk)/\(options.walkSpeed)"
@@ -88,6 +86,17 @@ public final class JourneyPlanner {
         return (walks.seconds(forMetres: distance), Int(distance.rounded()))
     }
 
+    /// Point to point within the walk radius: one walk, leaving at `leaving` (or arriving by
+    /// `arrivingBy`).
+    private func directWalkJourney(_ from: JourneyPlace, _ to: JourneyPlace, leaving: Int? = nil, arrivingBy: Int? = nil,
+                                   walks: Walks) -> Journey? {
+        guard let walk = directWalk(from, to, walks: walks) else { return nil }
+        let start = leaving ?? (arrivingBy! - walk.seconds)
+        let leg = JourneyLeg(mode: .walk, fromStop: nil, toStop: nil, departure: start, arrival: start + walk.seconds,
+                             trip: nil, metres: walk.metres, isRealtime: false)
+        return Journey(legs: [leg], departure: start, arrival: start + walk.seconds)
+    }
+
     private func isStop(_ place: JourneyPlace) -> Bool {
         if case .stops = place { return true }
         return false
@@ -105,13 +114,8 @@ public final class JourneyPlanner {
                              rounds: options.maximumRides)
         try forward.run(sources: sources(from, time: time, walks: walks), targets: targets(to, walks: walks), walkFromSources: isStop(from))
         count(forward)
-        var best = directWalk(from, to, walks: walks).map { time + $0.seconds } ?? Int.max
-        var journeys: [Journey] = []
-        if let walk = directWalk(from, to, walks: walks) {
-            journeys.append(Journey(legs: [JourneyLeg(mode: .walk, fromStop: nil, toStop: nil, departure: time, arrival: time + walk.seconds,
-                                                      trip: nil, metres: walk.metres, isRealtime: false)],
-                                    departure: time, arrival: time + walk.seconds))
-        }
+        var journeys = [directWalkJourney(from, to, leaving: time, walks: walks)].compactMap { $0 }
+        var best = journeys.first?.arrival ?? Int.max
         for rounds in 0...options.maximumRides {
             guard rounds < forward.arrivals.count, let arrival = forward.arrivals[rounds], arrival.time < best else { continue }
             best = arrival.time
@@ -135,13 +139,8 @@ public final class JourneyPlanner {
                               rounds: options.maximumRides)
         try backward.run(sources: sources(to, time: -time, walks: walks), targets: targets(from, walks: walks), walkFromSources: isStop(to))
         count(backward)
-        var best = directWalk(from, to, walks: walks).map { -(time - $0.seconds) } ?? Int.max
-        var journeys: [Journey] = []
-        if let walk = directWalk(from, to, walks: walks) {
-            journeys.append(Journey(legs: [JourneyLeg(mode: .walk, fromStop: nil, toStop: nil, departure: time - walk.seconds, arrival: time,
-                                                      trip: nil, metres: walk.metres, isRealtime: false)],
-                                    departure: time - walk.seconds, arrival: time))
-        }
+        var journeys = [directWalkJourney(from, to, arrivingBy: time, walks: walks)].compactMap { $0 }
+        var best = journeys.first.map { -$0.departure } ?? Int.max
         for rounds in 0...options.maximumRides {
             guard rounds < backward.arrivals.count, let latest = backward.arrivals[rounds], latest.time < best else { continue }
             best = latest.time

@@ -42,8 +42,6 @@ final class PlannerTimetable {
     private(set) var bytesRead = 0
     /// The services running on a date, by feed index and yyyymmdd.
     private var services: [Int: Set<Int>] = [:]
-    /// The statements run to load what a search needed, for `--explain`.
-    private(set) var statements: [(sql: String, arguments: [SQLValue], rows: Int)] = []
 
     /// Loads the stop indexes of `feeds` from `database`; throws `TransitError.noPlannerTimetable`
     /// when a feed was imported before the planner's timetable existed.
@@ -211,7 +209,6 @@ final class PlannerTimetable {
         var found = Set<Int>()
         let prepared = SQLGenerator.prepare(query)
         try database.forEachRow(prepared) { found.insert($0.int(0)) }
-        statements.append((prepared.sql, prepared.arguments, found.count))
         services[key] = found
         return found
     }
