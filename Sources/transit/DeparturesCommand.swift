@@ -142,15 +142,7 @@ struct DeparturesCommand: ParsableCommand {
         query.limit = limit
         if !noRealtime {
             // Stored realtime data applies when its messages are at most --max-age older than --at.
-            for (key, stored) in try transit.realtimeFeeds() where askedFeeds.contains(where: { $0.key == key }) {
-                guard let timestamp = stored.timestamp else { continue }
-                if start - timestamp <= maxAge * 60 {
-                    query.realtime[key] = stored.window
-                } else if let feed = transit.feed(ofKey: FeedKeys.base(of: key)), DeparturesCommand.staleNoticeGiven.insert(key).inserted {
-                    writeToStandardError("realtime data of \(feed.name) is stale: its messages are from \(feed.timeZone.localTime(of: timestamp).iso8601), "
-                        + "\(describeDuration(start - timestamp)) before the time asked (--max-age \(maxAge) min); showing the timetable\n")
-                }
-            }
+            query.realtime = try RealtimeFreshness(maxAgeMinutes: maxAge).freshFeeds(among: askedFeeds, at: start, in: transit)
         }
         var departures = try query.run(on: transit).map { ShownDeparture(departure: $0, from: start, zone: transit.feed(named: $0.feed)?.timeZone ?? zone) }
         if TableStyle.current.color {
@@ -197,11 +189,6 @@ extension DeparturesCommand: DirectlyReadableCommand {
         try options.validateAll()
         try validate()
     }
-}
-
-extension DeparturesCommand {
-    /// The feeds whose stale realtime data was said already (once per run, batch included).
-    nonisolated(unsafe) static var staleNoticeGiven = Set<Int>()
 }
 
 /// "25 min", "3 h 5 min", "1,822 days".

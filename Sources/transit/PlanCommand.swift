@@ -13,10 +13,10 @@ struct JourneyOptionGroup: ParsableArguments {
     @Option(name: .customLong("walk-speed"), parsing: .unconditional, help: ArgumentHelp("Walking speed (above 0, at most 10).", valueName: "m/s"))
     var walkSpeed: Double = 1.33
 
-    @Option(name: .customLong("max-age"), parsing: .unconditional, help: ArgumentHelp("Reserved for realtime data, which the planner does not apply yet (it plans on the timetable).", valueName: "minutes"))
+    @Option(name: .customLong("max-age"), parsing: .unconditional, help: ArgumentHelp("Apply stored realtime data only when its messages are at most this many minutes older than the time asked.", valueName: "minutes"))
     var maxAge: Int = 30
 
-    @Flag(name: .customLong("no-realtime"), help: "Plan on the timetable (what the planner does in any case until it applies realtime data).")
+    @Flag(name: .customLong("no-realtime"), help: "Plan on the timetable, leaving stored realtime data aside.")
     var noRealtime = false
 
     func validate() throws {
@@ -28,11 +28,17 @@ struct JourneyOptionGroup: ParsableArguments {
         guard maxAge >= 0 else { throw ValidationError("--max-age takes minutes, 0 or more") }
     }
 
-    var journeyOptions: JourneyOptions {
+    /// The settings of a question about the moment `instant`: the feeds of `transit` whose
+    /// stored realtime data is fresh then apply it, unless `--no-realtime`.
+    func journeyOptions(at instant: Int, in transit: TransitDatabase) throws -> JourneyOptions {
         var options = JourneyOptions()
         options.maximumRides = maxRides
         options.maximumWalk = maxWalk
         options.walkSpeed = walkSpeed
+        if !noRealtime {
+            let fresh = try RealtimeFreshness(maxAgeMinutes: maxAge).freshFeeds(among: transit.selectedFeeds, at: instant, in: transit)
+            options.realtimeFeeds = Set(fresh.keys)
+        }
         return options
     }
 }
@@ -130,16 +136,20 @@ struct PlanCommand: ParsableCommand {
                                 required: ["from", "to"], explain: options.explain) { row, planner in
                 let origin = try JourneyEnd(try row.required("from"), name: "from", in: transit)
                 let destination = try JourneyEnd(try row.required("to"), name: "to", in: transit)
-                var settings = journey.journeyOptions
-                settings.maximumRides = try row.integer("max_rides", range: 0...16, meaning: "a number of rides from 0 to 16") ?? settings.maximumRides
+                let rides = try row.integer("max_rides", range: 0...16, meaning: "a number of rides from 0 to 16")
                 let zone = JourneyOutput.zone(for: [origin.feedKey, destination.feedKey], in: transit)
                 let journeys: [Journey]
                 switch (try row.text("at"), try row.text("arrive_by")) {
                 case (let at?, nil):
-                    journeys = try planner.plan(from: origin.place, to: destination.place, at: try WallClockTime(at, name: "at").instant(in: zone), options: settings)
+                    let time = try WallClockTime(at, name: "at").instant(in: zone)
+                    var settings = try journey.journeyOptions(at: time, in: transit)
+                    settings.maximumRides = rides ?? settings.maximumRides
+                    journeys = try planner.plan(from: origin.place, to: destination.place, at: time, options: settings)
                 case (nil, let arriveBy?):
-                    journeys = try planner.plan(from: origin.place, to: destination.place,
-                                                arrivingBy: try WallClockTime(arriveBy, name: "arrive_by").instant(in: zone), options: settings)
+                    let time = try WallClockTime(arriveBy, name: "arrive_by").instant(in: zone)
+                    var settings = try journey.journeyOptions(at: time, in: transit)
+                    settings.maximumRides = rides ?? settings.maximumRides
+                    journeys = try planner.plan(from: origin.place, to: destination.place, arrivingBy: time, options: settings)
                 default:
                     throw BatchInputError("give at or arrive_by (one of them)")
                 }
@@ -154,10 +164,10 @@ struct PlanCommand: ParsableCommand {
         let journeys: [Journey]
         if let arriveBy {
             let time = try WallClockTime(arriveBy, name: "--arrive-by").instant(in: zone)
-            journeys = try planner.plan(from: origin.place, to: destination.place, arrivingBy: time, options: journey.journeyOptions)
+            journeys = try planner.plan(from: origin.place, to: destination.place, arrivingBy: time, options: try journey.journeyOptions(at: time, in: transit))
         } else {
             let time = try WallClockTime(at!, name: "--at").instant(in: zone)
-            journeys = try planner.plan(from: origin.place, to: destination.place, at: time, options: journey.journeyOptions)
+            journeys = try planner.plan(from: origin.place, to: destination.place, at: time, options: try journey.journeyOptions(at: time, in: transit))
         }
         if options.explain { JourneyOutput.explain(planner) }
         let output = JourneyOutput(transit: transit, zone: zone)
@@ -219,11 +229,12 @@ struct ReachCommand: ParsableCommand {
             try runJourneyBatch(input: input, columns: ["from", "at", "within", "max_rides"], format: options.format, in: transit,
                                 required: ["from", "at"], explain: options.explain) { row, planner in
                 let origin = try JourneyEnd(try row.required("from"), name: "from", in: transit)
-                var settings = journey.journeyOptions
-                settings.maximumRides = try row.integer("max_rides", range: 0...16, meaning: "a number of rides from 0 to 16") ?? settings.maximumRides
+                let rides = try row.integer("max_rides", range: 0...16, meaning: "a number of rides from 0 to 16")
                 let minutes = try row.integer("within", range: 1...1440, meaning: "a number of minutes from 1 to 1440") ?? within
                 let zone = JourneyOutput.zone(for: [origin.feedKey], in: transit)
                 let time = try WallClockTime(try row.required("at"), name: "at").instant(in: zone)
+                var settings = try journey.journeyOptions(at: time, in: transit)
+                settings.maximumRides = rides ?? settings.maximumRides
                 let reached = try planner.reach(from: origin.place, at: time, within: minutes * 60, options: settings)
                 return try JourneyOutput(transit: transit, zone: zone).render(reached, start: time, as: options.format)
             }
@@ -234,7 +245,7 @@ struct ReachCommand: ParsableCommand {
         let zone = JourneyOutput.zone(for: [origin.feedKey], in: transit)
         let time = try WallClockTime(at, name: "--at").instant(in: zone)
         let planner = try JourneyPlanner(transit: transit)
-        let reached = try planner.reach(from: origin.place, at: time, within: within * 60, options: journey.journeyOptions)
+        let reached = try planner.reach(from: origin.place, at: time, within: within * 60, options: try journey.journeyOptions(at: time, in: transit))
         if options.explain { JourneyOutput.explain(planner) }
         if reached.isEmpty {
             writeToStandardError("no stop is reachable from \(from) within \(within) min with walks of at most \(formatDistance(journey.maxWalk))\n")

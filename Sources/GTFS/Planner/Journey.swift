@@ -48,12 +48,15 @@ public struct ReachedStop: Sendable, Equatable {
     public let rides: Int
 }
 
-/// The settings of a journey question (`--max-rides`, `--max-walk`, `--walk-speed`).
+/// The settings of a journey question (`--max-rides`, `--max-walk`, `--walk-speed`, and the
+/// feeds whose realtime data applies).
 public struct JourneyOptions: Sendable, Equatable {
     public var maximumRides = 5
     /// Metres.
     public var maximumWalk = 500.0
     /// Metres per second.
     public var walkSpeed = 1.33
+    /// The feeds (by key) whose stored realtime data applies: the caller judges its freshness.
+    public var realtimeFeeds: Set<Int> = []
     public init() {}
 }

@@ -34,10 +34,12 @@ public final class JourneyPlanner {
         public var searchSeconds = 0.0
     }
 
-    /// A planner over the feeds `transit` has selected; reads their stop indexes.
+    /// A planner over the feeds `transit` has selected; reads their stop indexes, and which of
+    /// them have realtime data stored (applied to the questions whose options name them).
     public init(transit: TransitDatabase) throws {
         self.transit = transit
-        timetable = try PlannerTimetable(database: transit.database, feeds: transit.selectedFeeds)
+        let realtime = try transit.realtimeFeeds().mapValues(\.window)
+        timetable = try PlannerTimetable(database: transit.database, feeds: transit.selectedFeeds, realtime: realtime)
         primaryMemory = SearchMemory(stopCount: timetable.stopCount, patternCount: timetable.patterns.count)
         secondaryMemory = SearchMemory(stopCount: timetable.stopCount, patternCount: timetable.patterns.count)
     }
@@ -111,7 +113,7 @@ public final class JourneyPlanner {
         lastCounters = Counters()
         let walks = walks(options)
         let forward = search(.forward, reference: time, bound: JourneySearch.unreached, walks: walks, memory: primaryMemory,
-                             rounds: options.maximumRides)
+                             rounds: options.maximumRides, options: options)
         try forward.run(sources: sources(from, time: time, walks: walks), targets: targets(to, walks: walks), walkFromSources: isStop(from))
         count(forward)
         var journeys = [directWalkJourney(from, to, leaving: time, walks: walks)].compactMap { $0 }
@@ -120,7 +122,7 @@ public final class JourneyPlanner {
             guard rounds < forward.arrivals.count, let arrival = forward.arrivals[rounds], arrival.time < best else { continue }
             best = arrival.time
             // The journey leaving latest for this arrival with at most `rounds` rides.
-            let backward = search(.backward, reference: time, bound: -time + 1, walks: walks, memory: secondaryMemory, rounds: rounds)
+            let backward = search(.backward, reference: time, bound: -time + 1, walks: walks, memory: secondaryMemory, rounds: rounds, options: options)
             try backward.run(sources: sources(to, time: -arrival.time, walks: walks), targets: targets(from, walks: walks), walkFromSources: isStop(to))
             count(backward)
             guard let latest = backward.arrivals.last ?? nil else { continue }
@@ -136,7 +138,7 @@ public final class JourneyPlanner {
         lastCounters = Counters()
         let walks = walks(options)
         let backward = search(.backward, reference: time, bound: JourneySearch.unreached, walks: walks, memory: primaryMemory,
-                              rounds: options.maximumRides)
+                              rounds: options.maximumRides, options: options)
         try backward.run(sources: sources(to, time: -time, walks: walks), targets: targets(from, walks: walks), walkFromSources: isStop(to))
         count(backward)
         var journeys = [directWalkJourney(from, to, arrivingBy: time, walks: walks)].compactMap { $0 }
@@ -146,7 +148,7 @@ public final class JourneyPlanner {
             best = latest.time
             let departure = -latest.time
             // The journey leaving then that arrives earliest with at most `rounds` rides.
-            let forward = search(.forward, reference: time, bound: time + 1, walks: walks, memory: secondaryMemory, rounds: rounds)
+            let forward = search(.forward, reference: time, bound: time + 1, walks: walks, memory: secondaryMemory, rounds: rounds, options: options)
             try forward.run(sources: sources(from, time: departure, walks: walks), targets: targets(to, walks: walks), walkFromSources: isStop(from))
             count(forward)
             guard let arrival = forward.arrivals.last ?? nil else { continue }
@@ -163,7 +165,7 @@ public final class JourneyPlanner {
         lastCounters = Counters()
         let walks = walks(options)
         let forward = search(.forward, reference: time, bound: time + seconds + 1, walks: walks, memory: primaryMemory,
-                             rounds: options.maximumRides)
+                             rounds: options.maximumRides, options: options)
         try forward.run(sources: sources(from, time: time, walks: walks), targets: [], walkFromSources: isStop(from))
         count(forward)
         var best: [Int: (arrival: Int, rides: Int)] = [:]
@@ -182,8 +184,9 @@ public final class JourneyPlanner {
     // MARK: Searches
 
     private func search(_ direction: JourneySearch.Direction, reference: Int, bound: Int, walks: Walks, memory: SearchMemory,
-                        rounds: Int) -> JourneySearch {
-        JourneySearch(timetable: timetable, walks: walks, memory: memory, direction: direction, reference: reference, bound: bound, rounds: rounds)
+                        rounds: Int, options: JourneyOptions) -> JourneySearch {
+        JourneySearch(timetable: timetable, walks: walks, memory: memory, direction: direction, reference: reference, bound: bound, rounds: rounds,
+                      realtimeFeeds: options.realtimeFeeds)
     }
 
     private func count(_ search: JourneySearch) {
@@ -255,14 +258,14 @@ public final class JourneyPlanner {
 
         // Rides keep their times; walks before the first ride end as it leaves, the others start
         // as the ride before arrives.
-        var rides: [Int: (departure: Int, arrival: Int, trip: Int, from: Int, to: Int, path: [Int])] = [:]
+        var rides: [Int: (departure: Int, arrival: Int, trip: Int, from: Int, to: Int, path: [Int], realtime: Bool)] = [:]
         for (index, step) in steps.enumerated() {
             guard let ride = step.ride else { continue }
             let pattern = try timetable.pattern(ride.pattern)
             let base = search.days[timetable.part(ofPattern: ride.pattern)][ride.day].base
             rides[index] = (base + pattern.departure(run: ride.run, at: ride.board), base + pattern.arrival(run: ride.run, at: ride.alight),
                             pattern.trips[ride.run], pattern.stops[ride.board], pattern.stops[ride.alight],
-                            Array(pattern.stops[ride.board...ride.alight]))
+                            Array(pattern.stops[ride.board...ride.alight]), pattern.isRealtime)
         }
         let walked = steps.map(\.seconds).reduce(0, +)
         var clock: Int
@@ -277,7 +280,7 @@ public final class JourneyPlanner {
         for (index, step) in steps.enumerated() {
             if let ride = rides[index] {
                 legs.append(JourneyLeg(mode: .ride, fromStop: ride.from, toStop: ride.to, departure: ride.departure, arrival: ride.arrival,
-                                       trip: ride.trip, metres: 0, isRealtime: false, path: ride.path))
+                                       trip: ride.trip, metres: 0, isRealtime: ride.realtime, path: ride.path))
                 clock = ride.arrival
             } else {
                 legs.append(JourneyLeg(mode: .walk, fromStop: step.from.map(timetable.key(ofStop:)), toStop: step.to.map(timetable.key(ofStop:)),

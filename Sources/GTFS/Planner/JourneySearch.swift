@@ -60,6 +60,8 @@ final class JourneySearch {
     let direction: Direction
     /// Per feed part, the three service days: (date, noon − 12 h).
     let days: [[(date: ServiceDate, base: Int)]]
+    /// Per feed part, whether its stored realtime data applies.
+    let realtime: [Bool]
     /// Labels not below this (engine time) are not kept: the destination's best so far, or a bound.
     var bound: Int
 
@@ -93,8 +95,10 @@ final class JourneySearch {
     static let unreached = Int.max / 4
 
     /// A search in `direction` over the service days around the instant `reference` (the
-    /// question's), keeping labels below `bound` (engine time).
-    init(timetable: PlannerTimetable, walks: Walks, memory: SearchMemory, direction: Direction, reference: Int, bound: Int, rounds: Int) {
+    /// question's), keeping labels below `bound` (engine time), with the realtime data of the
+    /// feeds keyed in `realtimeFeeds` applied.
+    init(timetable: PlannerTimetable, walks: Walks, memory: SearchMemory, direction: Direction, reference: Int, bound: Int, rounds: Int,
+         realtimeFeeds: Set<Int> = []) {
         self.timetable = timetable
         self.memory = memory
         n = timetable.stopCount
@@ -116,6 +120,7 @@ final class JourneySearch {
             })
         }
         self.days = days
+        realtime = timetable.parts.indices.map { timetable.hasRealtime(part: $0) && realtimeFeeds.contains(timetable.parts[$0].feed.key) }
     }
 
     deinit { memory.clean() }
@@ -264,45 +269,69 @@ final class JourneySearch {
         return result
     }
 
-    /// Scans `pattern` from `start` on each service day, riding the earliest catchable run.
+    /// Scans `pattern` from `start` on each service day, riding the earliest catchable run; with
+    /// realtime data applied, the runs it changes are ridden as predicted instead.
     private func scan(_ pattern: TripPattern, number: Int, part: Int, from start: Int, round: Int, reached: inout [Int]) throws {
         routesScanned += 1
+        let applyRealtime = realtime[part]
+        let (earliestDelay, latestDelay) = applyRealtime ? timetable.delayRange(part: part) : (0, 0)
+        for (dayIndex, day) in days[part].enumerated() {
+            // Realtime data may move the day's runs by up to its delays.
+            guard isOpen(pattern, on: day.base, widenedBy: (earliestDelay, latestDelay)) else { continue }
+            let runs = try timetable.runningRuns(of: pattern, number: number, part: part, on: day.date, base: day.base, realtime: applyRealtime)
+            if runs.any, isOpen(pattern, on: day.base) {
+                scanDay(pattern, number: number, running: runs.mask, dayIndex: dayIndex, base: day.base, from: start, round: round, reached: &reached)
+            }
+            for predicted in runs.predicted {
+                let run = try timetable.pattern(predicted)
+                guard isOpen(run, on: day.base) else { continue }
+                scanDay(run, number: predicted, running: RunningRuns.single, dayIndex: dayIndex, base: day.base, from: start, round: round, reached: &reached)
+            }
+        }
+    }
+
+    /// Whether some run of `pattern` on the service day starting at `base`, its times moved by up
+    /// to `delays`, can be used by the search: not when they all end before it starts, or all
+    /// start after its bound (forward: instants; backward: negated instants).
+    private func isOpen(_ pattern: TripPattern, on base: Int, widenedBy delays: (earliest: Int, latest: Int) = (0, 0)) -> Bool {
+        let (first, last) = direction == .forward
+            ? (base + pattern.earliestTime + delays.earliest, base + pattern.latestTime + delays.latest)
+            : (-(base + pattern.latestTime + delays.latest), -(base + pattern.earliestTime + delays.earliest))
+        return last >= searchStart && first < bound
+    }
+
+    /// Scans `pattern` (number `number`) on the service day `dayIndex` starting at `base`, from
+    /// position `start` in the direction of travel, riding the earliest catchable run of those
+    /// `running` lets run.
+    private func scanDay(_ pattern: TripPattern, number: Int, running: [Bool], dayIndex: Int, base: Int, from start: Int, round: Int,
+                         reached: inout [Int]) {
         let stopNumbers = pattern.stopNumbers
         let count = stopNumbers.count
         let forward = direction == .forward
-        for (dayIndex, day) in days[part].enumerated() {
-            // A day whose runs all end before the search starts, or all start after its bound,
-            // changes nothing (forward: instants; backward: negated instants).
-            let (first, last) = forward ? (day.base + pattern.earliestTime, day.base + pattern.latestTime)
-                                        : (-(day.base + pattern.latestTime), -(day.base + pattern.earliestTime))
-            if last < searchStart || first >= bound { continue }
-            let running = try timetable.runningRuns(of: pattern, number: number, part: part, on: day.date)
-            guard running.contains(true) else { continue }
-            var current = -1   // a run index of the pattern, -1: none yet
-            var enteredAt = 0
-            // The positions in the direction of travel: forward from `start` to the end, backward
-            // from `start` down to the first.
-            var position = start
-            while forward ? position < count : position >= 0 {
-                defer { position += forward ? 1 : -1 }
-                let stop = stopNumbers[position]
-                guard stop >= 0 else { continue }
-                if current >= 0, forward ? pattern.canAlight(at: position) : pattern.canBoard(at: position) {
-                    let time = forward ? day.base + pattern.arrival(run: current, at: position) : -(day.base + pattern.departure(run: current, at: position))
-                    if time < bestRide[stop], time < bound {
-                        if rideLabel(round, stop) == JourneySearch.unreached { reached.append(stop) }
-                        setRide(round, stop, time, RideParent(pattern: Int32(number), run: Int32(current), enter: Int32(enteredAt),
-                                                              leave: Int32(position), day: Int32(dayIndex)))
-                        labelsImproved += 1
-                    }
+        var current = -1   // a run index of the pattern, -1: none yet
+        var enteredAt = 0
+        // The positions in the direction of travel: forward from `start` to the end, backward
+        // from `start` down to the first.
+        var position = start
+        while forward ? position < count : position >= 0 {
+            defer { position += forward ? 1 : -1 }
+            let stop = stopNumbers[position]
+            guard stop >= 0 else { continue }
+            if current >= 0, forward ? pattern.canAlight(at: position) : pattern.canBoard(at: position) {
+                let time = forward ? base + pattern.arrival(run: current, at: position) : -(base + pattern.departure(run: current, at: position))
+                if time < bestRide[stop], time < bound {
+                    if rideLabel(round, stop) == JourneySearch.unreached { reached.append(stop) }
+                    setRide(round, stop, time, RideParent(pattern: Int32(number), run: Int32(current), enter: Int32(enteredAt),
+                                                          leave: Int32(position), day: Int32(dayIndex)))
+                    labelsImproved += 1
                 }
-                let limit = enterLimit[stop]
-                if limit < JourneySearch.unreached, forward ? pattern.canBoard(at: position) : pattern.canAlight(at: position),
-                   let run = catchableRun(pattern, at: position, limit: limit, base: day.base, running: running),
-                   current < 0 || (forward ? run < current : run > current) {
-                    current = run
-                    enteredAt = position
-                }
+            }
+            let limit = enterLimit[stop]
+            if limit < JourneySearch.unreached, forward ? pattern.canBoard(at: position) : pattern.canAlight(at: position),
+               let run = catchableRun(pattern, at: position, limit: limit, base: base, running: running),
+               current < 0 || (forward ? run < current : run > current) {
+                current = run
+                enteredAt = position
             }
         }
     }

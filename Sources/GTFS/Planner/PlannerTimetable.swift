@@ -20,6 +20,8 @@ final class PlannerTimetable {
         /// transfers.txt rows that name no route and no trip, by stop or station key.
         let transfersFrom: [Int: [TransferRule]]
         let transfersTo: [Int: [TransferRule]]
+        /// The feed's stored realtime data (nil: none).
+        let realtime: PlannerRealtime?
     }
 
     /// A transfers.txt row the planner applies.
@@ -36,6 +38,9 @@ final class PlannerTimetable {
     let stopCount: Int
     /// Patterns across the feeds, read on first use.
     private(set) var patterns: [TripPattern?]
+    /// Runs as realtime data predicts them, each a pattern of one run, numbered after `patterns`
+    /// as they are made, with their feed parts.
+    private var predictedRuns: [(pattern: TripPattern, part: Int)] = []
     private var patternStatements: [Statement] = []
     /// How many patterns and bytes were read (for `--explain`).
     private(set) var patternsRead = 0
@@ -44,8 +49,9 @@ final class PlannerTimetable {
     private var services: [Int: Set<Int>] = [:]
 
     /// Loads the stop indexes of `feeds` from `database`; throws `TransitError.noPlannerTimetable`
-    /// when a feed was imported before the planner's timetable existed.
-    init(database: Database, feeds: [Feed]) throws {
+    /// when a feed was imported before the planner's timetable existed. `realtime` holds the
+    /// stored realtime data's delay range of each feed (by key) that has some.
+    init(database: Database, feeds: [Feed], realtime: [Int: RealtimeWindow] = [:]) throws {
         self.database = database
         var parts: [FeedPart] = []
         var firstStop = 0
@@ -64,7 +70,8 @@ final class PlannerTimetable {
             guard let index else { throw TransitError.noPlannerTimetable(feed: feed.name) }
             let (from, to) = try PlannerTimetable.transferRules(feed: feed, in: database)
             parts.append(FeedPart(feed: feed, stops: index, firstStop: firstStop, patternOffset: patternOffset,
-                                  patternCount: patternCount, transfersFrom: from, transfersTo: to))
+                                  patternCount: patternCount, transfersFrom: from, transfersTo: to,
+                                  realtime: realtime[feed.key].map { PlannerRealtime(database: database, feedKey: feed.key, window: $0) }))
             firstStop += index.count
             patternOffset += patternCount
         }
@@ -151,8 +158,10 @@ final class PlannerTimetable {
 
     // MARK: Patterns
 
-    /// Pattern number `number` across the feeds (its feed part and id), read on first use.
+    /// Pattern number `number` across the feeds (its feed part and id), read on first use; past
+    /// the stored patterns, a run as realtime data predicts it.
     func pattern(_ number: Int) throws -> TripPattern {
+        if number >= patterns.count { return predictedRuns[number - patterns.count].pattern }
         if let pattern = patterns[number] { return pattern }
         var partIndex = parts.count - 1
         while partIndex > 0 && parts[partIndex].patternOffset > number { partIndex -= 1 }
@@ -176,6 +185,7 @@ final class PlannerTimetable {
 
     /// The feed part pattern number `number` belongs to.
     func part(ofPattern number: Int) -> Int {
+        if number >= patterns.count { return predictedRuns[number - patterns.count].part }
         var index = parts.count - 1
         while index > 0 && parts[index].patternOffset > number { index -= 1 }
         return index
@@ -186,15 +196,42 @@ final class PlannerTimetable {
 
     // MARK: Services
 
-    /// Which runs of pattern `number` (of feed part `part`) run on `date`, worked out once per
-    /// pattern and date and kept with the pattern.
-    func runningRuns(of pattern: TripPattern, number: Int, part: Int, on date: ServiceDate) throws -> [Bool] {
+    /// Which runs of pattern `number` (of feed part `part`) run on `date`, on the timetable or
+    /// with the feed's realtime data applied (`PlannerRealtime`: changed runs left out, and
+    /// ridden as predicted instead), worked out once per pattern, date and choice and kept with
+    /// the pattern. `base` is the date's noon − 12 h.
+    func runningRuns(of pattern: TripPattern, number: Int, part: Int, on date: ServiceDate, base: Int, realtime: Bool) throws -> RunningRuns {
         let day = date.yyyymmdd
-        for known in pattern.runningMasks where known.date == day { return known.mask }
+        let source = realtime ? parts[part].realtime : nil
+        for known in pattern.runningRuns where known.date == day && known.realtime == (source != nil) { return known.runs }
         let running = try services(part: part, on: date)
-        let mask = pattern.services.map { running.contains($0) }
-        pattern.runningMasks.append((day, mask))
-        return mask
+        var mask = pattern.services.map { running.contains($0) }
+        var predicted: [Int] = []
+        if let source {
+            let updated = try source.updatedTrips(on: date)
+            for run in mask.indices where mask[run] && updated.contains(pattern.trips[run]) {
+                switch try source.prediction(of: pattern, run: run, base: base) {
+                case .unchanged: continue
+                case .cancelled: mask[run] = false
+                case .predicted(let changed):
+                    mask[run] = false
+                    predicted.append(patterns.count + predictedRuns.count)
+                    predictedRuns.append((changed, part))
+                }
+            }
+        }
+        let runs = RunningRuns(mask: mask, predicted: predicted)
+        pattern.runningRuns.append((day, source != nil, runs))
+        return runs
+    }
+
+    /// Whether realtime data is stored for feed part `part`.
+    func hasRealtime(part: Int) -> Bool { parts[part].realtime != nil }
+
+    /// The stored delay range of feed part `part` (0, 0 without realtime data).
+    func delayRange(part: Int) -> (earliest: Int, latest: Int) {
+        guard let realtime = parts[part].realtime else { return (0, 0) }
+        return (realtime.earliestDelay, realtime.latestDelay)
     }
 
     /// The services of feed part `part` running on `date`.

@@ -33,8 +33,11 @@ public final class TripPattern: @unchecked Sendable {
     private let departuresOffset: Int
     /// The stops as the timetable numbers them, set when it reads the pattern.
     var stopNumbers: [Int] = []
-    /// Which runs run on each service date a search asked for (yyyymmdd), kept for the process.
-    var runningMasks: [(date: Int, mask: [Bool])] = []
+    /// Which runs run on each service date a search asked for (yyyymmdd), on the timetable or
+    /// with realtime data applied, kept for the process.
+    var runningRuns: [(date: Int, realtime: Bool, runs: RunningRuns)] = []
+    /// True for a run as realtime data predicts it (`PlannerRealtime`): its rides say so.
+    var isRealtime = false
 
     var runCount: Int { trips.count }
 
@@ -62,6 +65,17 @@ public final class TripPattern: @unchecked Sendable {
         for time in arrivals { writer.append(time) }
         for time in departures { writer.append(time) }
         return writer.bytes
+    }
+
+    /// The stops, permissions, trip and service of run `run` of this pattern with `arrivals` and
+    /// `departures` (one per stop) and `permissions` in place of the stored ones: a pattern of
+    /// that one run, numbered like this one's stops.
+    func singleRun(_ run: Int, permissions: [UInt8], arrivals: [Int32], departures: [Int32]) throws -> TripPattern {
+        let bytes = TripPattern.packed(stops: stops, permissions: permissions, trips: [trips[run]], services: [services[run]],
+                                       arrivals: arrivals, departures: departures)
+        let pattern = try bytes.withUnsafeBytes { try TripPattern(packed: $0) }
+        pattern.stopNumbers = stopNumbers
+        return pattern
     }
 
     /// The pattern stored as `stored` (copied).
@@ -101,4 +115,25 @@ public final class TripPattern: @unchecked Sendable {
     let latestTime: Int
 
     deinit { bytes.deallocate() }
+}
+
+/// The runs of a pattern a search may ride on one service date: the stored runs whose service
+/// runs that day (less those realtime data changes), and the patterns of one run each that stand
+/// for the changed runs as predicted (numbered as the timetable numbers patterns).
+struct RunningRuns {
+    /// Per stored run, whether it runs.
+    let mask: [Bool]
+    /// True when some stored run runs.
+    let any: Bool
+    /// Pattern numbers of the changed runs as predicted.
+    let predicted: [Int]
+
+    init(mask: [Bool], predicted: [Int] = []) {
+        self.mask = mask
+        any = mask.contains(true)
+        self.predicted = predicted
+    }
+
+    /// The mask of a pattern of one run that runs.
+    static let single = [true]
 }
