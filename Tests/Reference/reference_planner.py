@@ -12,6 +12,8 @@ against it on many random questions. Standard library only.
     reference_planner.py --db DB [--source ...] batch < questions.jsonl
     (one question a line as a JSON array of its arguments, e.g. ["plan", "A", "B", "--at",
     "2026-03-02 08:00"]; one JSON answer a line; the database is read once)
+    --realtime (before the command) applies every realtime change stored in the database
+    (rule 17); the caller makes sure the data is fresh for its questions.
 
 INTERPRETATION DECISIONS (the Swift planner must match these)
 =============================================================
@@ -87,6 +89,16 @@ Answers
     are reached at T with 0 rides; points reached by walking from the origin have 0 rides. An
     arrival at a stop is on leaving a ride there or at the end of a walk (no change time added).
     Sorted by arrival, then stop_id, then feed. Each entry also names its "feed".
+
+Realtime
+17. With --realtime, the rows of realtime_stop_times (what `transit realtime` stored: per changed
+    stop time of a run, its delay or that it is skipped) change the runs they name: the run of
+    `trip` on `service_date` (for a frequency trip, the run starting at `run_start`). A skipped
+    call can be neither boarded nor left; a delayed call's arrival and departure both move by the
+    delay; calls without a row keep the timetable. Then times never go back along the run: over
+    the calls that can still be used, in order, an arrival is raised to the last usable time
+    before it, and a departure to the last usable time before it (its own arrival included).
+    A ride on a changed run has "realtime": true.
 
 The search (run once per direction): a round-based label search over "runs" (one run = one trip
 on one service date, or one frequency run) with labels ready[k][stop] (the earliest time the
@@ -192,12 +204,35 @@ class Trip:
     """A trip's calls in GTFS seconds, by stop_sequence: (trip key, stop key, arrival or None when
     it cannot be left there, departure or None when it cannot be boarded there) (rule 4), and its
     frequency rows."""
-    __slots__ = ("key", "feed", "trip_id", "route_id", "route_short_name", "calls", "frequencies", "first_departure", "_bounds")
+    __slots__ = ("key", "feed", "trip_id", "route_id", "route_short_name", "calls", "sequences", "frequencies", "first_departure",
+                 "realtime", "_bounds")
 
     def __init__(self, key, feed, trip_id, route_id, route_short_name):
         self.key, self.feed, self.trip_id, self.route_id, self.route_short_name = key, feed, trip_id, route_id, route_short_name
-        self.calls, self.frequencies, self.first_departure = [], [], None
+        self.calls, self.sequences, self.frequencies, self.first_departure = [], [], [], None
+        self.realtime = False
         self._bounds = None
+
+    def predicted(self, changes):
+        """Rule 17: a copy of this trip whose calls are changed by `changes` ({stop_sequence:
+        (delay or None, skipped)}), marked realtime."""
+        copy = Trip(self.key, self.feed, self.trip_id, self.route_id, self.route_short_name)
+        copy.frequencies, copy.first_departure, copy.sequences, copy.realtime = self.frequencies, self.first_departure, self.sequences, True
+        calls, last = [], -INFINITY
+        for (trip, stop, arrival, departure), sequence in zip(self.calls, self.sequences):
+            delay, skipped = changes.get(sequence, (None, False))
+            if skipped:
+                arrival = departure = None
+            elif delay is not None:
+                arrival = None if arrival is None else arrival + delay
+                departure = None if departure is None else departure + delay
+            if arrival is not None:
+                arrival = last = max(arrival, last)
+            if departure is not None:
+                departure = last = max(departure, last)
+            calls.append((trip, stop, arrival, departure))
+        copy.calls = calls
+        return copy
 
     def bounds(self):
         """(latest boardable departure, earliest leavable arrival), GTFS seconds, +-infinity if none."""
@@ -263,7 +298,7 @@ def open_feed_file(source, name):
 class Network:
     """Everything about the database that does not depend on the question's time."""
 
-    def __init__(self, db_path, sources=None, max_walk=500.0, walk_speed=1.33):
+    def __init__(self, db_path, sources=None, max_walk=500.0, walk_speed=1.33, realtime=False):
         if not os.path.exists(db_path):
             raise PlannerError(f"no database at {db_path}")
         self.db = sqlite3.connect(f"file:{db_path}?mode=ro", uri=True)
@@ -306,6 +341,20 @@ class Network:
         self._runs = {}  # (trip key, service date) -> [Run]
         self._running_by_date = {}  # (feed key, service date) -> [trip key]
         self._spans_by_feed = {}  # feed key -> {trip key: (largest departure, smallest arrival)}
+        # Rule 17: (trip key, service date, run start or None) -> {stop_sequence: (delay, skipped)}.
+        self.changes = self._read_realtime_changes() if realtime else {}
+        delays = [delay for changes in self.changes.values() for delay, _ in changes.values() if delay is not None]
+        self.earliest_delay, self.latest_delay = min(delays + [0]), max(delays + [0])
+
+    def _read_realtime_changes(self):
+        changes = {}
+        try:
+            rows = self.db.execute("SELECT trip, service_date, run_start, stop_sequence, delay, skipped FROM realtime_stop_times")
+            for trip, date, run_start, sequence, delay, skipped in rows:
+                changes.setdefault((trip, date, run_start), {})[sequence] = (delay, bool(skipped))
+        except sqlite3.OperationalError:  # no realtime data was ever read into the database
+            pass
+        return changes
 
     # -- transfers --------------------------------------------------------------------------
 
@@ -460,8 +509,10 @@ class Network:
                     span = spans.get(trip)
                     # A quick look before reading a trip: its largest departure and smallest
                     # arrival over all calls (frequency trips are always read).
+                    # Realtime data may move a run by up to its largest delays.
                     if span == "frequencies" or (span is not None and span[0] is not None and span[1] is not None
-                                                 and span[0] + base >= earliest and span[1] + base <= latest):
+                                                 and span[0] + base + self.latest_delay >= earliest
+                                                 and span[1] + base + self.earliest_delay <= latest):
                         wanted.append((trip, date, base))
             self._read_trips(feed, {trip for trip, _, _ in wanted if trip not in self._trips})
             for trip, date, base in wanted:
@@ -494,16 +545,20 @@ class Network:
         """The runs of `trip` on service date `date` (whose noon - 12 h is `base`)."""
         key = (trip.key, date)
         if key not in self._runs:
+            def changed(run_start):
+                # Rule 17: the trip as realtime data changes this run of it.
+                changes = self.changes.get((trip.key, date, run_start))
+                return trip.predicted(changes) if changes else trip
             if not trip.calls:
                 runs = []
             elif not trip.frequencies:
-                runs = [Run(trip, date, base)]
+                runs = [Run(changed(None), date, base)]
             elif trip.first_departure is None:
                 runs = []
             else:
                 # Rule 3: runs start at start, start + headway, ... while < end; each call keeps
                 # its offset from the trip's first timed departure.
-                runs = [Run(trip, date, base + run_start - trip.first_departure)
+                runs = [Run(changed(run_start), date, base + run_start - trip.first_departure)
                         for start, end, headway in trip.frequencies for run_start in range(start, end, headway)]
             self._runs[key] = runs
         return self._runs[key]
@@ -534,10 +589,12 @@ class Network:
         # read as no time. Calls are kept as the rows read: (trip key, stop key, arrival, departure).
         rows = self.db.execute(f"""
             SELECT trip, stop, CASE WHEN drop_off_type IS 1 THEN NULL ELSE arrival END,
-                   CASE WHEN pickup_type IS 1 THEN NULL ELSE departure END
+                   CASE WHEN pickup_type IS 1 THEN NULL ELSE departure END, stop_sequence
             FROM stop_times_{n} WHERE trip IN (SELECT value FROM json_each(?)) ORDER BY trip, stop_sequence""", (wanted,))
         for key, calls in itertools.groupby(rows, key=operator.itemgetter(0)):
-            self._trips[key].calls = list(calls)
+            calls = list(calls)
+            self._trips[key].calls = [call[:4] for call in calls]
+            self._trips[key].sequences = [call[4] for call in calls]
 
 
 class Place:
@@ -908,7 +965,7 @@ def leg_json(network, leg):
             "route_short_name": trip.route_short_name,
             "from_stop_id": network.stops[run.calls[leg.board][0]].stop_id,
             "to_stop_id": network.stops[run.calls[leg.leave][0]].stop_id,
-            "departure": network.iso(leg.departure), "arrival": network.iso(leg.arrival), "realtime": False}
+            "departure": network.iso(leg.departure), "arrival": network.iso(leg.arrival), "realtime": trip.realtime}
 
 
 def journey_json(network, journey):
@@ -921,6 +978,7 @@ def parse_arguments(argv):
     parser.add_argument("--db", required=True)
     parser.add_argument("--source", action="append", default=[], metavar="FEEDNAME=PATH",
                         help="the feed folder or zip to read transfers.txt from")
+    parser.add_argument("--realtime", action="store_true", help="apply the stored realtime changes (rule 17)")
     commands = parser.add_subparsers(dest="command", required=True)
 
     def common(p):
@@ -972,10 +1030,10 @@ def answer(argv, networks=None):
         sources[name] = path
     if args.walk_speed <= 0:
         raise PlannerError("--walk-speed must be > 0")
-    key = (args.db, tuple(sorted(sources.items())), args.max_walk, args.walk_speed)
+    key = (args.db, tuple(sorted(sources.items())), args.max_walk, args.walk_speed, args.realtime)
     network = networks.get(key) if networks is not None else None
     if network is None:
-        network = Network(args.db, sources, args.max_walk, args.walk_speed)
+        network = Network(args.db, sources, args.max_walk, args.walk_speed, args.realtime)
         if networks is not None:
             networks[key] = network
     origin = network.resolve(args.origin)

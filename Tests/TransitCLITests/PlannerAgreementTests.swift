@@ -36,17 +36,50 @@ final class PlannerAgreementTests: XCTestCase {
         try agree(feed: feed, name: "vilnius", questions: 60, seed: 3)
     }
 
+    /// Realtime data drawn at random for 2015-09-08 (delays of −60..600 s at the first five stops
+    /// of 4,000 trips, a tenth of those stops skipped, one trip in twenty cancelled) changes the
+    /// answers of both planners alike.
+    func testPlansWithRealtimeAgreeWithTheReferenceOnVilnius() throws {
+        guard let feed = Paths.sharedFeed("vilnius.zip") else { throw XCTSkip("../shared/feeds/vilnius.zip is absent: skipped") }
+        try agree(feed: feed, name: "vilnius", questions: 60, seed: 5,
+                  realtime: RandomRealtime(timestamp: 1_441_670_400, date: ServiceDate(year: 2015, month: 9, day: 8)!, trips: 4000, stopsPerTrip: 5))
+    }
+
+    /// A seeded random realtime message (`scripts/realtime-message.py`) for the trips of one day,
+    /// whose questions are then all asked on that day.
+    private struct RandomRealtime {
+        let timestamp: Int
+        let date: ServiceDate
+        let trips: Int
+        let stopsPerTrip: Int
+    }
+
     func testPlansAgreeWithTheReferenceOnCairns() throws {
         guard let feed = Paths.sharedFeed("cairns_gtfs.zip") else { throw XCTSkip("../shared/feeds/cairns_gtfs.zip is absent: skipped") }
         try agree(feed: feed, name: "cairns", questions: 60, seed: 4)
     }
 
-    /// Imports `feed`, asks `questions` seeded random questions of both planners and compares.
-    private func agree(feed: String, name: String, questions: Int, seed: UInt64) throws {
+    /// Imports `feed` (and reads `realtime` into it), asks `questions` seeded random questions of
+    /// both planners and compares.
+    private func agree(feed: String, name: String, questions: Int, seed: UInt64, realtime: RandomRealtime? = nil) throws {
         let directory = TemporaryDirectory()
         let db = directory.file("transit.sqlite")
         let imported = try CommandRun.transit(["import", feed, "--db", db, "--quiet", "--feed", name])
         XCTAssertEqual(imported.status, 0, imported.stderr)
+        var extra: [String] = []
+        var referenceOptions = ""
+        if let realtime {
+            let message = directory.file("updates.pb")
+            let made = try CommandRun.run("/usr/bin/env", ["python3", Paths.projectRoot + "/scripts/realtime-message.py", db, String(realtime.trips),
+                                                           String(realtime.stopsPerTrip), String(realtime.timestamp), message, String(seed),
+                                                           "--skipped", "0.1", "--cancelled", "0.05"])
+            XCTAssertEqual(made.status, 0, made.stderr)
+            let read = try CommandRun.transit(["realtime", message, "--db", db])
+            XCTAssertEqual(read.status, 0, read.stderr)
+            // Fresh for every question of the day (the reference applies it to every question).
+            extra = ["--max-age", "1440"]
+            referenceOptions = "--realtime"
+        }
 
         var generator = SplitMix(seed: seed)
         let transit = try TransitDatabase(path: db)
@@ -59,7 +92,7 @@ final class PlannerAgreementTests: XCTestCase {
             let from = stops[Int(generator.next() % UInt64(stops.count))]
             let to = stops[Int(generator.next() % UInt64(stops.count))]
             let span = max(dates.upperBound.dayNumber - dates.lowerBound.dayNumber, 1)
-            let date = dates.lowerBound.adding(days: Int(generator.next() % UInt64(min(span, 60))))
+            let date = realtime?.date ?? dates.lowerBound.adding(days: Int(generator.next() % UInt64(min(span, 60))))
             let minute = 5 * 60 + Int(generator.next() % UInt64(19 * 60))
             let time = "\(date) \(minute / 60 < 10 ? "0" : "")\(minute / 60):\(minute % 60 < 10 ? "0" : "")\(minute % 60)"
             let walk = ["--max-walk", ["300", "500", "800"][index % 3]]
@@ -81,22 +114,25 @@ final class PlannerAgreementTests: XCTestCase {
         }.joined(separator: "\n") + "\n"
         let input = directory.file("questions.jsonl")
         try lines.write(toFile: input, atomically: true, encoding: .utf8)
-        let reference = try CommandRun.run("/bin/sh", ["-c", "python3 \"$0\" --db \"$1\" batch < \"$2\"", PlannerAgreementTests.reference, db, input],
-                                           timeout: 1800)
+        let reference = try CommandRun.run("/bin/sh", ["-c", "python3 \"$0\" --db \"$1\" $3 batch < \"$2\"", PlannerAgreementTests.reference, db, input,
+                                                        referenceOptions], timeout: 1800)
         XCTAssertEqual(reference.status, 0, reference.stderr)
         let expected = reference.stdout.split(separator: "\n").map(String.init)
         XCTAssertEqual(expected.count, asked.count, reference.stderr)
 
         var journeysCompared = 0
+        var predictedRides = 0
         for (question, expectedLine) in zip(asked, expected) {
-            let run = try CommandRun.transit(question + ["--format", "json", "--db", db])
+            let run = try CommandRun.transit(question + extra + ["--format", "json", "--db", db])
             XCTAssertEqual(run.status, 0, "\(question): \(run.stderr)")
             let ours = try summary(run.stdout)
             let theirs = try summary(expectedLine)
             XCTAssertEqual(ours, theirs, "transit \(question.joined(separator: " "))")
             journeysCompared += ours.count
+            predictedRides += run.stdout.components(separatedBy: "\"realtime\": true").count - 1
         }
         XCTAssertGreaterThan(journeysCompared, questions / 2, "most questions have answers to compare")
+        if realtime != nil { XCTAssertGreaterThan(predictedRides, 5, "realtime data changes some of the rides compared") }
     }
 
     /// (rides, departure, arrival) per journey, or (stop_id, arrival, rides) per reached stop.

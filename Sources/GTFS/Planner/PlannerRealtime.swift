@@ -13,8 +13,9 @@ import FetchRequest
 /// - a skipped call can be neither boarded nor left (a cancelled run skips every call, so it is
 ///   not ridden at all);
 /// - calls realtime says nothing of keep the timetable's times;
-/// - times never go back along the run (a call's arrival is at least the departure before it, its
-///   departure at least its arrival), as predictions that disagree would otherwise have it.
+/// - times never go back along the run: over the calls that can still be used, in order, each
+///   arrival and departure is at least the last usable time before it (predictions that
+///   disagree, a late stop then an early one, would otherwise have the run go back in time).
 ///
 /// The departures of NEW (or ADDED) trips are not ridden: the message gives their departures,
 /// not where a rider could leave them.
@@ -118,12 +119,16 @@ final class PlannerRealtime {
             }
         }
         guard matched.contains(true) else { return .unchanged }
-        // Times never go back along the run.
+        // Times never go back along the run: over the calls that can still be used, each usable
+        // time is at least the last usable time before it.
         var previous = Int32.min
         for position in 0..<stopCount {
-            if pattern.canAlight(at: position) || pattern.canBoard(at: position) {
+            if permissions[position] & TripPattern.alighting != 0 {
                 arrivals[position] = max(arrivals[position], previous)
-                departures[position] = max(departures[position], arrivals[position])
+                previous = arrivals[position]
+            }
+            if permissions[position] & TripPattern.boarding != 0 {
+                departures[position] = max(departures[position], previous)
                 previous = departures[position]
             }
         }
