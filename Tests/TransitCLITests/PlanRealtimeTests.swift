@@ -164,6 +164,7 @@ final class PlanRealtimeTests: XCTestCase {
         let run = try CommandRun.transit(["plan"] + question + ["--explain", "--db", db])
         XCTAssertEqual(run.status, 0, run.stderr)
         XCTAssertTrue(run.stderr.contains("SEARCH realtime_stop_times USING PRIMARY KEY (stop=? AND scheduled>? AND scheduled<?)"), run.stderr)
+        XCTAssertTrue(run.stderr.contains("runs' realtime changes read"), run.stderr)
         XCTAssertTrue(run.stderr.contains("realtime_trip_updates USING INDEX realtime_trip_updates_by_feed"), run.stderr)
     }
 }

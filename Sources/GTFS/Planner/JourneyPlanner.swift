@@ -30,6 +30,8 @@ public final class JourneyPlanner {
         public var labelsImproved = 0
         public var patternsRead = 0
         public var bytesRead = 0
+        /// Runs whose realtime changes were read (each then ridden as predicted, or not at all).
+        public var realtimeRunsRead = 0
         /// Seconds spent searching (reading patterns included).
         public var searchSeconds = 0.0
     }
@@ -200,6 +202,7 @@ public final class JourneyPlanner {
         lastCounters.searchSeconds = monotonicNow() - started
         lastCounters.patternsRead = timetable.patternsRead
         lastCounters.bytesRead = timetable.bytesRead
+        lastCounters.realtimeRunsRead = timetable.realtimeRunsRead
     }
 
     /// The journey a search found for the target label `arrival` of round `round`, in time order.

@@ -270,33 +270,40 @@ final class JourneySearch {
     }
 
     /// Scans `pattern` from `start` on each service day, riding the earliest catchable run; with
-    /// realtime data applied, the runs it changes are ridden as predicted instead.
+    /// realtime data applied, the runs it may change are ridden one by one as predicted.
     private func scan(_ pattern: TripPattern, number: Int, part: Int, from start: Int, round: Int, reached: inout [Int]) throws {
         routesScanned += 1
         let applyRealtime = realtime[part]
-        let (earliestDelay, latestDelay) = applyRealtime ? timetable.delayRange(part: part) : (0, 0)
+        let delays = applyRealtime ? timetable.delayRange(part: part) : (earliest: 0, latest: 0)
         for (dayIndex, day) in days[part].enumerated() {
             // Realtime data may move the day's runs by up to its delays.
-            guard isOpen(pattern, on: day.base, widenedBy: (earliestDelay, latestDelay)) else { continue }
-            let runs = try timetable.runningRuns(of: pattern, number: number, part: part, on: day.date, base: day.base, realtime: applyRealtime)
-            if runs.any, isOpen(pattern, on: day.base) {
+            let (earliest, latest) = (pattern.earliestTime + delays.earliest, pattern.latestTime + delays.latest)
+            guard isOpen(earliest, latest, on: day.base) else { continue }
+            let runs = try timetable.runningRuns(of: pattern, number: number, part: part, on: day.date, realtime: applyRealtime)
+            if runs.any, isOpen(pattern.earliestTime, pattern.latestTime, on: day.base) {
                 scanDay(pattern, number: number, running: runs.mask, dayIndex: dayIndex, base: day.base, from: start, round: round, reached: &reached)
             }
-            for predicted in runs.predicted {
-                let run = try timetable.pattern(predicted)
-                guard isOpen(run, on: day.base) else { continue }
-                scanDay(run, number: predicted, running: RunningRuns.single, dayIndex: dayIndex, base: day.base, from: start, round: round, reached: &reached)
+            for run in runs.candidates {
+                // A run's changes are read only when the search could use it, as late or as
+                // early as its delays may make it.
+                let span = pattern.timeSpan(ofRun: run)
+                guard isOpen(span.earliest + delays.earliest, span.latest + delays.latest, on: day.base),
+                      let predicted = try timetable.predictedRun(of: pattern, number: number, run: run, part: part, on: day.date, base: day.base)
+                else { continue }
+                let single = try timetable.pattern(predicted)
+                guard isOpen(single.earliestTime, single.latestTime, on: day.base) else { continue }
+                scanDay(single, number: predicted, running: RunningRuns.single, dayIndex: dayIndex, base: day.base, from: start, round: round,
+                        reached: &reached)
             }
         }
     }
 
-    /// Whether some run of `pattern` on the service day starting at `base`, its times moved by up
-    /// to `delays`, can be used by the search: not when they all end before it starts, or all
-    /// start after its bound (forward: instants; backward: negated instants).
-    private func isOpen(_ pattern: TripPattern, on base: Int, widenedBy delays: (earliest: Int, latest: Int) = (0, 0)) -> Bool {
-        let (first, last) = direction == .forward
-            ? (base + pattern.earliestTime + delays.earliest, base + pattern.latestTime + delays.latest)
-            : (-(base + pattern.latestTime + delays.latest), -(base + pattern.earliestTime + delays.earliest))
+    /// Whether runs whose usable times lie between `earliest` and `latest` (GTFS seconds of the
+    /// service day starting at `base`) can be of use to the search: not when they all end before
+    /// it starts, or all start after its bound (forward: instants; backward: negated instants).
+    private func isOpen(_ earliest: Int, _ latest: Int, on base: Int) -> Bool {
+        guard earliest <= latest else { return false }
+        let (first, last) = direction == .forward ? (base + earliest, base + latest) : (-(base + latest), -(base + earliest))
         return last >= searchStart && first < bound
     }
 

@@ -5,10 +5,11 @@ import FetchRequest
 ///
 /// `transit realtime` stores each matched trip update as the stop times it changes
 /// (`realtime_stop_times`: a delay, or skipped), by the rules `RealtimeApplier` states. The planner
-/// reads, once per process, which trips have an update on which service date, and then, only for
-/// the runs of the patterns a search reaches whose trip is among them, that run's changed stop
-/// times (one request per run, on the table's primary key). A changed run is left out of its
-/// pattern that day and ridden instead as a pattern of one run:
+/// reads, once per process, which trips have an update on which service date; such a trip's runs
+/// that day are left out of their patterns and ridden one by one, each as a pattern of one run.
+/// Only when a search reaches such a run, at a time it could use it, are its changed stop times
+/// read (one request per run: an index search per call on `realtime_stop_times(stop, scheduled,
+/// …)`, the calls' stored moments being known from the pattern). As predicted:
 /// - a delayed call's arrival and departure both move by its delay;
 /// - a skipped call can be neither boarded nor left (a cancelled run skips every call, so it is
 ///   not ridden at all);
@@ -28,8 +29,18 @@ final class PlannerRealtime {
     let latestDelay: Int
     /// The trips with a matched trip update, by service date (yyyymmdd); read on first use.
     private var updatedTrips: [Int: Set<Int>]?
-    /// The changed stop times of one run, by the number of stops of its pattern.
-    private var changeRequests: [Int: PreparedRequest] = [:]
+    /// The change of trip `$trip`'s call at stop `$stop` stored between the moments `$from` and
+    /// `$to` (its arrival and departure), read by position in the order selected here: one
+    /// search of the primary key `realtime_stop_times(stop, scheduled, trip, …)`, which holds
+    /// every column asked for.
+    private lazy var changeRequest: PreparedRequest = {
+        var fetch = TransitModel.fetch("realtime_stop_times", feedKey: feedKey)
+        for name in ["scheduled", "delay", "skipped"] { fetch.select(fetch.required(name), as: name) }
+        fetch.filter(fetch.key(of: "stop") == SQLExpression.variable("stop"))
+        fetch.filter(fetch.required("scheduled").between(.variable("from"), and: .variable("to")))
+        fetch.filter(fetch.key(of: "trip") == SQLExpression.variable("trip"))
+        return SQLGenerator.prepare(fetch.requiredQuery())
+    }()
     /// How many runs' changes were read (for `--explain`).
     private(set) var runsRead = 0
 
@@ -60,65 +71,41 @@ final class PlannerRealtime {
         return found[date.yyyymmdd] ?? []
     }
 
-    /// The changed stop times of the run of trip `$trip` calling at `$stop0`… between the moments
-    /// `$from` and `$to`: one index range per stop on `realtime_stop_times(stop, scheduled, trip, …)`.
-    private func changeRequest(stopCount: Int) -> PreparedRequest {
-        if let known = changeRequests[stopCount] { return known }
-        var fetch = TransitModel.fetch("realtime_stop_times", feedKey: feedKey)
-        let stop = fetch.key(of: "stop")
-        fetch.select(stop, as: "stop")
-        for name in ["scheduled", "delay", "skipped"] { fetch.select(fetch.required(name), as: name) }
-        fetch.filter(stop.isIn(variablesNamed: "stop", count: stopCount))
-        fetch.filter(fetch.required("scheduled").between(.variable("from"), and: .variable("to")))
-        fetch.filter(fetch.key(of: "trip") == SQLExpression.variable("trip"))
-        let request = SQLGenerator.prepare(fetch.requiredQuery())
-        changeRequests[stopCount] = request
-        return request
-    }
-
     /// Run `run` of `pattern` on the service day starting at `base` (noon − 12 h) as realtime
-    /// data predicts it: nil when nothing is stored for it (the timetable stands), else a pattern
-    /// of that run alone, or `.cancelled` when no call can be used.
+    /// data predicts it: `.unchanged` when nothing is stored for it (the timetable stands), else
+    /// a pattern of that run alone, or `.cancelled` when no rider can use it.
     func prediction(of pattern: TripPattern, run: Int, base: Int) throws -> Prediction {
         let stopCount = pattern.stops.count
-        var arrivals = (0..<stopCount).map { Int32(pattern.arrival(run: run, at: $0)) }
-        var departures = (0..<stopCount).map { Int32(pattern.departure(run: run, at: $0)) }
-        // A call's stored moment is its departure, or its arrival when it has none (a pattern
-        // stores 0 for a time a call lacks): the run's moments lie between its smallest and
-        // largest times.
-        var times: [Int32] = []
-        for position in 0..<stopCount {
-            if pattern.canBoard(at: position) || departures[position] != 0 { times.append(departures[position]) }
-            if pattern.canAlight(at: position) || arrivals[position] != 0 { times.append(arrivals[position]) }
-        }
-        guard let first = times.min(), let last = times.max() else { return .unchanged }
-        var values: [String: any SQLValueConvertible] = ["from": base + Int(first), "to": base + Int(last), "trip": pattern.trips[run]]
-        for (index, stop) in pattern.stops.enumerated() { values["stop\(index)"] = stop }
-        var changes: [(stop: Int, scheduled: Int, delay: Int?, skipped: Bool)] = []
-        try database.forEachRow(try changeRequest(stopCount: stopCount).substituting(values)) { row in
-            changes.append((row.int("stop"), row.int("scheduled"), row.optionalInt("delay"), row.int("skipped") != 0))
-        }
-        runsRead += 1
-        guard !changes.isEmpty else { return .unchanged }
-
-        // Runs of a frequencies.txt trip share its key and overlap in time: a change belongs to
-        // this run only where its stop and moment are one of this run's calls.
+        var (arrivals, departures) = pattern.times(ofRun: run)
         var permissions = pattern.permissions
-        var matched = [Bool](repeating: false, count: stopCount)
-        for change in changes {
-            // The call it changes: at that stop, at that moment (first one not yet matched).
-            guard let position = (0..<stopCount).first(where: { position in
-                !matched[position] && pattern.stops[position] == change.stop
-                    && (base + Int(departures[position]) == change.scheduled || base + Int(arrivals[position]) == change.scheduled)
-            }) else { continue }
-            matched[position] = true
+        var changed = false
+        let trip = SQLValue.integer(Int64(pattern.trips[run]))
+        let (scheduled, delay, skipped) = (0, 1, 2)
+        for position in 0..<stopCount {
+            // A change is stored at its call's departure, or its arrival when it has none (a
+            // pattern stores 0 for a time a call lacks). Runs of a frequencies.txt trip share
+            // its key: the stop and the moment tell this run's calls from the others'.
+            var moments: [Int] = []
+            if pattern.canBoard(at: position) || departures[position] != 0 { moments.append(base + Int(departures[position])) }
+            if pattern.canAlight(at: position) || arrivals[position] != 0 { moments.append(base + Int(arrivals[position])) }
+            guard let from = moments.min(), let to = moments.max() else { continue }
+            var change: (delay: Int?, skipped: Bool)?
+            let values: [SQLValue] = [.integer(Int64(pattern.stops[position])), .integer(Int64(from)), .integer(Int64(to)), trip]
+            try database.readRows(try changeRequest.binding(values)) { row in
+                guard moments.contains(row.int(scheduled)) else { return true }
+                change = (row.optionalInt(delay), row.int(skipped) != 0)
+                return false
+            }
+            guard let change else { continue }
+            changed = true
             if change.skipped { permissions[position] = 0 }
             if let delay = change.delay.map(Int32.init(clamping:)) {
                 arrivals[position] &+= delay
                 departures[position] &+= delay
             }
         }
-        guard matched.contains(true) else { return .unchanged }
+        runsRead += 1
+        guard changed else { return .unchanged }
         // Times never go back along the run: over the calls that can still be used, each usable
         // time is at least the last usable time before it.
         var previous = Int32.min

@@ -41,6 +41,16 @@ final class PlannerTimetable {
     /// Runs as realtime data predicts them, each a pattern of one run, numbered after `patterns`
     /// as they are made, with their feed parts.
     private var predictedRuns: [(pattern: TripPattern, part: Int)] = []
+    /// The number of the pattern standing for run `run` of pattern `pattern` on the date, by
+    /// (pattern, run, yyyymmdd); nil when realtime data lets no rider use the run.
+    private var predictedNumbers: [RunOnDate: Int?] = [:]
+
+    /// A run of a pattern on a service date.
+    private struct RunOnDate: Hashable {
+        let pattern: Int
+        let run: Int
+        let date: Int
+    }
     private var patternStatements: [Statement] = []
     /// How many patterns and bytes were read (for `--explain`).
     private(set) var patternsRead = 0
@@ -196,34 +206,54 @@ final class PlannerTimetable {
 
     // MARK: Services
 
-    /// Which runs of pattern `number` (of feed part `part`) run on `date`, on the timetable or
-    /// with the feed's realtime data applied (`PlannerRealtime`: changed runs left out, and
-    /// ridden as predicted instead), worked out once per pattern, date and choice and kept with
-    /// the pattern. `base` is the date's noon − 12 h.
-    func runningRuns(of pattern: TripPattern, number: Int, part: Int, on date: ServiceDate, base: Int, realtime: Bool) throws -> RunningRuns {
+    /// Which runs of pattern `number` (of feed part `part`) run on `date`, on the timetable or,
+    /// with the feed's realtime data applied, less the runs whose trip has a trip update that
+    /// day (candidates, ridden through `predictedRun`), worked out once per pattern, date and
+    /// choice and kept with the pattern.
+    func runningRuns(of pattern: TripPattern, number: Int, part: Int, on date: ServiceDate, realtime: Bool) throws -> RunningRuns {
         let day = date.yyyymmdd
         let source = realtime ? parts[part].realtime : nil
         for known in pattern.runningRuns where known.date == day && known.realtime == (source != nil) { return known.runs }
         let running = try services(part: part, on: date)
         var mask = pattern.services.map { running.contains($0) }
-        var predicted: [Int] = []
+        var candidates: [Int] = []
         if let source {
             let updated = try source.updatedTrips(on: date)
             for run in mask.indices where mask[run] && updated.contains(pattern.trips[run]) {
-                switch try source.prediction(of: pattern, run: run, base: base) {
-                case .unchanged: continue
-                case .cancelled: mask[run] = false
-                case .predicted(let changed):
-                    mask[run] = false
-                    predicted.append(patterns.count + predictedRuns.count)
-                    predictedRuns.append((changed, part))
-                }
+                mask[run] = false
+                candidates.append(run)
             }
         }
-        let runs = RunningRuns(mask: mask, predicted: predicted)
+        let runs = RunningRuns(mask: mask, candidates: candidates)
         pattern.runningRuns.append((day, source != nil, runs))
         return runs
     }
+
+    /// The number of a pattern of one run standing for run `run` of pattern `number` (of feed
+    /// part `part`) on `date` (whose noon − 12 h is `base`) as realtime data predicts it (its
+    /// changes read the first time a search reaches it, `PlannerRealtime`), or nil when no rider
+    /// can use it (cancelled).
+    func predictedRun(of pattern: TripPattern, number: Int, run: Int, part: Int, on date: ServiceDate, base: Int) throws -> Int? {
+        let key = RunOnDate(pattern: number, run: run, date: date.yyyymmdd)
+        if let known = predictedNumbers[key] { return known }
+        guard let source = parts[part].realtime else { preconditionFailure("no realtime data for feed part \(part)") }
+        let made: TripPattern?
+        switch try source.prediction(of: pattern, run: run, base: base) {
+        case .unchanged: made = try pattern.singleRun(run)
+        case .cancelled: made = nil
+        case .predicted(let changed): made = changed
+        }
+        var found: Int?
+        if let made {
+            found = patterns.count + predictedRuns.count
+            predictedRuns.append((made, part))
+        }
+        predictedNumbers[key] = found
+        return found
+    }
+
+    /// How many runs' realtime changes were read (for `--explain`).
+    var realtimeRunsRead: Int { parts.compactMap(\.realtime).map(\.runsRead).reduce(0, +) }
 
     /// Whether realtime data is stored for feed part `part`.
     func hasRealtime(part: Int) -> Bool { parts[part].realtime != nil }

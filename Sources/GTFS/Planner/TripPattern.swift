@@ -67,6 +67,17 @@ public final class TripPattern: @unchecked Sendable {
         return writer.bytes
     }
 
+    /// Run `run` of this pattern alone: a pattern of that one run, its stops numbered like this
+    /// one's.
+    func singleRun(_ run: Int) throws -> TripPattern {
+        try singleRun(run, permissions: permissions, arrivals: times(ofRun: run).arrivals, departures: times(ofRun: run).departures)
+    }
+
+    /// Run `run`'s arrivals and departures, one per stop.
+    func times(ofRun run: Int) -> (arrivals: [Int32], departures: [Int32]) {
+        (stops.indices.map { Int32(arrival(run: run, at: $0)) }, stops.indices.map { Int32(departure(run: run, at: $0)) })
+    }
+
     /// The stops, permissions, trip and service of run `run` of this pattern with `arrivals` and
     /// `departures` (one per stop) and `permissions` in place of the stored ones: a pattern of
     /// that one run, numbered like this one's stops.
@@ -114,24 +125,35 @@ public final class TripPattern: @unchecked Sendable {
     let earliestTime: Int
     let latestTime: Int
 
+    /// Run `run`'s earliest departure where boarding is allowed and latest arrival where
+    /// alighting is (GTFS seconds; Int.max and Int.min when there are none).
+    func timeSpan(ofRun run: Int) -> (earliest: Int, latest: Int) {
+        var earliest = Int.max, latest = Int.min
+        for position in permissions.indices {
+            if canBoard(at: position) { earliest = min(earliest, departure(run: run, at: position)) }
+            if canAlight(at: position) { latest = max(latest, arrival(run: run, at: position)) }
+        }
+        return (earliest, latest)
+    }
+
     deinit { bytes.deallocate() }
 }
 
 /// The runs of a pattern a search may ride on one service date: the stored runs whose service
-/// runs that day (less those realtime data changes), and the patterns of one run each that stand
-/// for the changed runs as predicted (numbered as the timetable numbers patterns).
+/// runs that day, less those realtime data may change (`candidates`: their trip has a trip
+/// update for the day), which are ridden one by one as realtime data predicts them.
 struct RunningRuns {
-    /// Per stored run, whether it runs.
+    /// Per stored run, whether it runs as the timetable has it.
     let mask: [Bool]
-    /// True when some stored run runs.
+    /// True when some stored run runs as the timetable has it.
     let any: Bool
-    /// Pattern numbers of the changed runs as predicted.
-    let predicted: [Int]
+    /// Runs that run that day and that realtime data may change.
+    let candidates: [Int]
 
-    init(mask: [Bool], predicted: [Int] = []) {
+    init(mask: [Bool], candidates: [Int] = []) {
         self.mask = mask
         any = mask.contains(true)
-        self.predicted = predicted
+        self.candidates = candidates
     }
 
     /// The mask of a pattern of one run that runs.

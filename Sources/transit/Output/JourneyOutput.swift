@@ -26,7 +26,9 @@ struct JourneyOutput {
         writeToStandardError("""
             -- journey search: \(c.searches) search\(c.searches == 1 ? "" : "es"), \(c.rounds) round\(c.rounds == 1 ? "" : "s"), \
             \(formatCount(c.routesScanned)) pattern scans, \(formatCount(c.labelsImproved)) labels improved, \
-            \(formatCount(c.patternsRead)) patterns read (\(formatCount(c.bytesRead)) bytes), \(formatDecimal(c.searchSeconds * 1000, decimals: 3)) ms
+            \(formatCount(c.patternsRead)) patterns read (\(formatCount(c.bytesRead)) bytes)\
+            \(c.realtimeRunsRead > 0 ? ", \(formatCount(c.realtimeRunsRead)) runs' realtime changes read" : ""), \
+            \(formatDecimal(c.searchSeconds * 1000, decimals: 3)) ms
 
             """)
     }
