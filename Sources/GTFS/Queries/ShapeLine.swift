@@ -13,7 +13,9 @@ struct ShapeLine {
     /// A place on the line: `fraction` (0...1) of the way along segment `segment` (from point
     /// `segment` to point `segment + 1`). Places compare in the order a vehicle passes them.
     struct Place: Comparable {
+        /// The segment's first point's index.
         var segment: Int
+        /// How far along the segment, from 0 (its first point) to 1 (its last).
         var fraction: Double
 
         static func < (left: Place, right: Place) -> Bool {
@@ -23,10 +25,13 @@ struct ShapeLine {
 
     /// A stop's place on the line and its distance from it in metres.
     struct Projection {
+        /// Where the stop is placed.
         var place: Place
+        /// How far the stop is from that place.
         var metres: Double
     }
 
+    /// The shape's points in `shape_pt_sequence` order.
     let points: [Shape.Point]
     /// The points on the flat projection, in metres east and north of the first.
     private let flat: [(x: Double, y: Double)]
