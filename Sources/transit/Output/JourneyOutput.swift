@@ -114,25 +114,44 @@ struct JourneyOutput {
         return lines.isEmpty ? "" : lines.joined(separator: "\n") + "\n"
     }
 
+    /// A GeoJSON position: `[longitude, latitude]` to 6 decimals (about 0.1 m).
+    private func geoPosition(_ latitude: Double, _ longitude: Double) -> String {
+        "[\(formatDecimal(longitude, decimals: 6)), \(formatDecimal(latitude, decimals: 6))]"
+    }
+
     private func coordinate(_ key: Int?, _ details: JourneyDetails, point: JourneyEnd) -> String? {
         if let key, let stop = details.stops[key], let latitude = stop.latitude, let longitude = stop.longitude {
-            return "[\(formatDecimal(longitude, decimals: 6)), \(formatDecimal(latitude, decimals: 6))]"
+            return geoPosition(latitude, longitude)
         }
         if case let .point(latitude, longitude) = point.place {
-            return "[\(formatDecimal(longitude, decimals: 6)), \(formatDecimal(latitude, decimals: 6))]"
+            return geoPosition(latitude, longitude)
         }
         return nil
     }
 
-    /// Each leg a LineString: a ride through its calls' stops, a walk straight between its ends.
+    /// A ride's positions along its trip's shape (`RidePath`), nil when they cannot be read.
+    private func ridePositions(_ leg: JourneyLeg) -> [String]? {
+        guard let trip = leg.trip, let path = try? RidePath(trip: trip, calls: leg.path, in: transit), path.points.count >= 2 else { return nil }
+        return path.points.map { geoPosition($0.latitude, $0.longitude) }
+    }
+
+    /// Each leg a LineString: a ride along its trip's shape between its first and last calls
+    /// (`RidePath`; through its calls' stops when the trip has no usable shape), a walk straight
+    /// between its ends.
     private func geoJSON(_ journeys: [Journey], details: JourneyDetails, origin: JourneyEnd, destination: JourneyEnd) -> String {
         var features: [String] = []
         let pathDetails = (try? JourneyDetails(of: [], extraStops: journeys.flatMap(\.legs).flatMap(\.path), in: transit)) ?? details
+        // The same ride can be in several journeys: each is read once.
+        var rides: [[Int]: [String]] = [:]
         for (index, journey) in journeys.enumerated() {
             for (position, leg) in journey.legs.enumerated() {
                 var points: [String] = []
                 if leg.mode == .ride {
-                    points = leg.path.compactMap { coordinate($0, pathDetails, point: origin) }
+                    let ride = [leg.trip ?? -1] + leg.path
+                    if rides[ride] == nil {
+                        rides[ride] = ridePositions(leg) ?? leg.path.compactMap { coordinate($0, pathDetails, point: origin) }
+                    }
+                    points = rides[ride] ?? []
                 } else {
                     let start = coordinate(leg.fromStop, details, point: position == 0 ? origin : destination)
                     let end = coordinate(leg.toStop, details, point: destination)
