@@ -169,7 +169,7 @@ struct PlanCommand: ParsableCommand {
             let time = try WallClockTime(at!, name: "--at").instant(in: zone)
             journeys = try planner.plan(from: origin.place, to: destination.place, at: time, options: try journey.journeyOptions(at: time, in: transit))
         }
-        if options.explain { JourneyOutput.explain(planner) }
+        if options.explain { try JourneyOutput.explain(planner) }
         let output = JourneyOutput(transit: transit, zone: zone)
         if journeys.isEmpty {
             writeToStandardError("no journey from \(from) to \(to) with at most \(journey.maxRides) ride\(journey.maxRides == 1 ? "" : "s") and walks of at most \(formatDistance(journey.maxWalk)) \(arriveBy == nil ? "leaving at or after --at" : "arriving by --arrive-by") (trips of the day before, the day and the day after)\n")
@@ -246,7 +246,7 @@ struct ReachCommand: ParsableCommand {
         let time = try WallClockTime(at, name: "--at").instant(in: zone)
         let planner = try JourneyPlanner(transit: transit)
         let reached = try planner.reach(from: origin.place, at: time, within: within * 60, options: try journey.journeyOptions(at: time, in: transit))
-        if options.explain { JourneyOutput.explain(planner) }
+        if options.explain { try JourneyOutput.explain(planner) }
         if reached.isEmpty {
             writeToStandardError("no stop is reachable from \(from) within \(within) min with walks of at most \(formatDistance(journey.maxWalk))\n")
         }
@@ -298,7 +298,7 @@ func runJourneyBatch(input path: String, columns: [String], format: OutputFormat
     })
     if format == .json { writer.write(first ? "]\n" : "\n]\n") }
     writer.flush()
-    if explain { JourneyOutput.explain(planner) }
+    if explain { try JourneyOutput.explain(planner) }
     if writer.failed { throw StreamClosed() }
     if failed > 0 { throw BatchRowsFailed(input: input.displayName, rows: rows, failed: failed) }
 }

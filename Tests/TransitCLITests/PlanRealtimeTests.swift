@@ -165,6 +165,11 @@ final class PlanRealtimeTests: XCTestCase {
         XCTAssertEqual(run.status, 0, run.stderr)
         XCTAssertTrue(run.stderr.contains("SEARCH realtime_stop_times USING PRIMARY KEY (stop=? AND scheduled>? AND scheduled<?)"), run.stderr)
         XCTAssertTrue(run.stderr.contains("runs' realtime changes read"), run.stderr)
+        // The lookups and the pattern reads are each reported once, as one statement run many times.
+        XCTAssertEqual(run.stderr.components(separatedBy: "FROM \"realtime_stop_times\"").count - 1, 1, run.stderr)
+        XCTAssertTrue(run.stderr.contains("-- realtime changes: "), run.stderr)
+        XCTAssertTrue(run.stderr.contains("-- pattern reads: "), run.stderr)
+        XCTAssertTrue(run.stderr.contains("SEARCH planner_1 USING INTEGER PRIMARY KEY (rowid=?)"), run.stderr)
         XCTAssertTrue(run.stderr.contains("realtime_trip_updates USING INDEX realtime_trip_updates_by_feed"), run.stderr)
     }
 }

@@ -9,4 +9,13 @@ public struct ExecutedRequest: Sendable {
     public let rowCount: Int
     /// Wall-clock seconds from the first step to the last, plan excluded.
     public let seconds: Double
+
+    /// A report of `request`, which returned `rowCount` rows in `seconds` (in one run or, for a
+    /// statement run many times, in all of them) and is planned as `plan`.
+    public init(request: PreparedRequest, plan: QueryPlan, rowCount: Int, seconds: Double) {
+        self.request = request
+        self.plan = plan
+        self.rowCount = rowCount
+        self.seconds = seconds
+    }
 }

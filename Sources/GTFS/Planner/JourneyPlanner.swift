@@ -32,6 +32,9 @@ public final class JourneyPlanner {
         public var bytesRead = 0
         /// Runs whose realtime changes were read (each then ridden as predicted, or not at all).
         public var realtimeRunsRead = 0
+        /// Seconds of the process spent reading patterns, and runs' realtime changes.
+        public var readSeconds = 0.0
+        public var realtimeSeconds = 0.0
         /// Seconds spent searching (reading patterns included).
         public var searchSeconds = 0.0
     }
@@ -183,6 +186,14 @@ public final class JourneyPlanner {
             .sorted { ($0.arrival, $0.stop) < ($1.arrival, $1.stop) }
     }
 
+    /// The reads of the planner's patterns so far, as `--explain` reports statements (one
+    /// report per feed whose patterns were read: its request, plan, rows and time in all).
+    public func patternReads() throws -> [ExecutedRequest] { try timetable.patternReadReports() }
+
+    /// The lookups of runs' realtime changes so far, as `--explain` reports statements (one
+    /// report per feed: its request, plan, the number of lookups and their time in all).
+    public func realtimeReads() throws -> [ExecutedRequest] { try timetable.realtimeReadReports() }
+
     // MARK: Searches
 
     private func search(_ direction: JourneySearch.Direction, reference: Int, bound: Int, walks: Walks, memory: SearchMemory,
@@ -203,6 +214,8 @@ public final class JourneyPlanner {
         lastCounters.patternsRead = timetable.patternsRead
         lastCounters.bytesRead = timetable.bytesRead
         lastCounters.realtimeRunsRead = timetable.realtimeRunsRead
+        lastCounters.readSeconds = timetable.readSeconds
+        lastCounters.realtimeSeconds = timetable.realtimeSeconds
     }
 
     /// The journey a search found for the target label `arrival` of round `round`, in time order.

@@ -32,7 +32,8 @@ final class PlannerRealtime {
     /// The change of trip `$trip`'s call at stop `$stop` stored between the moments `$from` and
     /// `$to` (its arrival and departure), read by position in the order selected here: one
     /// search of the primary key `realtime_stop_times(stop, scheduled, trip, …)`, which holds
-    /// every column asked for.
+    /// every column asked for. Run once per call of each run read (thousands of times), it is
+    /// reported to `--explain` as one statement (`changeReadReport`), not run by run.
     private lazy var changeRequest: PreparedRequest = {
         var fetch = TransitModel.fetch("realtime_stop_times", feedKey: feedKey)
         for name in ["scheduled", "delay", "skipped"] { fetch.select(fetch.required(name), as: name) }
@@ -41,8 +42,13 @@ final class PlannerRealtime {
         fetch.filter(fetch.key(of: "trip") == SQLExpression.variable("trip"))
         return SQLGenerator.prepare(fetch.requiredQuery())
     }()
-    /// How many runs' changes were read (for `--explain`).
+    private lazy var changeStatement = Result { try database.makeStatement(changeRequest.sql) }
+    /// How many runs' changes were read, and in how long (for `--explain`); the calls looked up,
+    /// the rows read and the last values bound.
     private(set) var runsRead = 0
+    private(set) var readSeconds = 0.0
+    private var lookups = 0
+    private var lastValues: [SQLValue] = []
 
     init(database: Database, feedKey: Int, window: RealtimeWindow) {
         self.database = database
@@ -75,6 +81,8 @@ final class PlannerRealtime {
     /// data predicts it: `.unchanged` when nothing is stored for it (the timetable stands), else
     /// a pattern of that run alone, or `.cancelled` when no rider can use it.
     func prediction(of pattern: TripPattern, run: Int, base: Int) throws -> Prediction {
+        let started = monotonicNow()
+        defer { readSeconds += monotonicNow() - started }
         let stopCount = pattern.stops.count
         var (arrivals, departures) = pattern.times(ofRun: run)
         var permissions = pattern.permissions
@@ -91,10 +99,16 @@ final class PlannerRealtime {
             guard let from = moments.min(), let to = moments.max() else { continue }
             var change: (delay: Int?, skipped: Bool)?
             let values: [SQLValue] = [.integer(Int64(pattern.stops[position])), .integer(Int64(from)), .integer(Int64(to)), trip]
-            try database.readRows(try changeRequest.binding(values)) { row in
-                guard moments.contains(row.int(scheduled)) else { return true }
+            let statement = try changeStatement.get()
+            statement.reset()
+            try statement.bind(try changeRequest.binding(values).arguments)
+            lookups += 1
+            lastValues = values
+            while try statement.step() {
+                let row = statement.row
+                guard moments.contains(row.int(scheduled)) else { continue }
                 change = (row.optionalInt(delay), row.int(skipped) != 0)
-                return false
+                break
             }
             guard let change else { continue }
             changed = true
@@ -124,6 +138,15 @@ final class PlannerRealtime {
         let predicted = try pattern.singleRun(run, permissions: permissions, arrivals: arrivals, departures: departures)
         predicted.isRealtime = true
         return .predicted(predicted)
+    }
+
+    /// The lookups of runs' changes so far as `--explain` reports a statement: the request
+    /// (bound to the last values), its plan, the number of lookups and their seconds in all; nil
+    /// when none was made.
+    func changeReadReport() throws -> ExecutedRequest? {
+        guard lookups > 0 else { return nil }
+        let request = try changeRequest.binding(lastValues)
+        return ExecutedRequest(request: request, plan: try database.queryPlan(request), rowCount: lookups, seconds: readSeconds)
     }
 
     /// What realtime data makes of one run.

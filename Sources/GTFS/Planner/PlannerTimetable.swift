@@ -51,10 +51,15 @@ final class PlannerTimetable {
         let run: Int
         let date: Int
     }
+    /// Per feed part, the request reading one pattern (`$id`), and its statement.
+    private var patternRequests: [PreparedRequest] = []
     private var patternStatements: [Statement] = []
-    /// How many patterns and bytes were read (for `--explain`).
+    /// How many patterns and bytes were read, and in how long (for `--explain`), in all and per
+    /// feed part.
     private(set) var patternsRead = 0
     private(set) var bytesRead = 0
+    private(set) var readSeconds = 0.0
+    private var reads: [(patterns: Int, seconds: Double, lastID: Int)] = []
     /// The services running on a date, by feed index and yyyymmdd.
     private var services: [Int: Set<Int>] = [:]
 
@@ -89,9 +94,11 @@ final class PlannerTimetable {
         stopCount = firstStop
         patterns = [TripPattern?](repeating: nil, count: patternOffset)
         for part in parts {
-            let sql = SQLGenerator.prepare(Query(table: Schema.planner(part.feed.key).name).select(Column(Schema.PlannerColumn.data.rawValue))
-                .filter(Column(Schema.PlannerColumn.id.rawValue) == SQLExpression.variable("id"))).sql
-            patternStatements.append(try database.makeStatement(sql))
+            let request = SQLGenerator.prepare(Query(table: Schema.planner(part.feed.key).name).select(Column(Schema.PlannerColumn.data.rawValue))
+                .filter(Column(Schema.PlannerColumn.id.rawValue) == SQLExpression.variable("id")))
+            patternRequests.append(request)
+            patternStatements.append(try database.makeStatement(request.sql))
+            reads.append((0, 0, 0))
         }
     }
 
@@ -177,8 +184,15 @@ final class PlannerTimetable {
         while partIndex > 0 && parts[partIndex].patternOffset > number { partIndex -= 1 }
         let part = parts[partIndex]
         let statement = patternStatements[partIndex]
+        let started = monotonicNow()
+        defer {
+            let seconds = monotonicNow() - started
+            readSeconds += seconds
+            reads[partIndex].seconds += seconds
+        }
+        let id = number - part.patternOffset + 1
         statement.reset()
-        try statement.bind(.integer(Int64(number - part.patternOffset + 1)), at: 1)
+        try statement.bind(.integer(Int64(id)), at: 1)
         var read: TripPattern?
         while try statement.step() {
             read = try statement.row.withBlob(0) { bytes in
@@ -189,6 +203,8 @@ final class PlannerTimetable {
         guard let read else { throw TransitError.noPlannerTimetable(feed: part.feed.name) }
         read.stopNumbers = read.stops.map { stopNumber(ofKey: $0) ?? -1 }
         patternsRead += 1
+        reads[partIndex].patterns += 1
+        reads[partIndex].lastID = id
         patterns[number] = read
         return read
     }
@@ -251,6 +267,27 @@ final class PlannerTimetable {
         predictedNumbers[key] = found
         return found
     }
+
+    /// The pattern reads of each feed part that read any, as `--explain` reports statements: the
+    /// request (bound to the last pattern read), its plan, and the rows and seconds of all its
+    /// runs. A pattern is read by its own run of the statement, so these are not observed one
+    /// by one.
+    func patternReadReports() throws -> [ExecutedRequest] {
+        try parts.indices.filter { reads[$0].patterns > 0 }.map { index in
+            let request = try patternRequests[index].binding([.integer(Int64(reads[index].lastID))])
+            return ExecutedRequest(request: request, plan: try database.queryPlan(request), rowCount: reads[index].patterns,
+                                   seconds: reads[index].seconds)
+        }
+    }
+
+    /// The lookups of runs' realtime changes of each feed part that made any, as `--explain`
+    /// reports a statement (`PlannerRealtime.changeReadReport`).
+    func realtimeReadReports() throws -> [ExecutedRequest] {
+        try parts.compactMap { try $0.realtime?.changeReadReport() }
+    }
+
+    /// Seconds spent reading runs' realtime changes.
+    var realtimeSeconds: Double { parts.compactMap(\.realtime).map(\.readSeconds).reduce(0, +) }
 
     /// How many runs' realtime changes were read (for `--explain`).
     var realtimeRunsRead: Int { parts.compactMap(\.realtime).map(\.runsRead).reduce(0, +) }

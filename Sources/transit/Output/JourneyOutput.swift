@@ -1,4 +1,5 @@
 import GTFS
+import FetchRequest
 
 /// Writes `plan`'s journeys and `reach`'s stops as a table, JSON or GeoJSON.
 ///
@@ -20,15 +21,28 @@ struct JourneyOutput {
         return transit.selectedFeeds.first?.timeZone ?? AgencyTimeZone(identifier: "UTC")!
     }
 
-    /// `--explain`'s account of the search itself, on stderr.
-    static func explain(_ planner: JourneyPlanner) {
+    /// `--explain`'s account of the search itself, on stderr: the patterns' reads (one run of a
+    /// statement per pattern, reported together) and the search's counters and phases.
+    static func explain(_ planner: JourneyPlanner) throws {
+        /// A statement run many times: its first line counts the runs, not one run's rows.
+        func report(_ executed: ExecutedRequest, _ title: String) {
+            let body = ExplainReport(number: 0, executed: executed).text.drop { $0 != "\n" }
+            writeToStandardError("-- \(title) in \(formatDecimal(executed.seconds * 1000, decimals: 3)) ms" + body)
+        }
+        for executed in try planner.patternReads() {
+            report(executed, "pattern reads: \(formatCount(executed.rowCount)) pattern\(executed.rowCount == 1 ? "" : "s"), one run of this statement each (kept for the process),")
+        }
+        for executed in try planner.realtimeReads() {
+            report(executed, "realtime changes: \(formatCount(executed.rowCount)) call\(executed.rowCount == 1 ? "" : "s") of runs realtime data may change looked up, one run of this statement each,")
+        }
         let c = planner.lastCounters
+        let realtime = c.realtimeRunsRead > 0
+            ? ", \(formatCount(c.realtimeRunsRead)) runs' realtime changes read in \(formatDecimal(c.realtimeSeconds * 1000, decimals: 3)) ms" : ""
         writeToStandardError("""
             -- journey search: \(c.searches) search\(c.searches == 1 ? "" : "es"), \(c.rounds) round\(c.rounds == 1 ? "" : "s"), \
             \(formatCount(c.routesScanned)) pattern scans, \(formatCount(c.labelsImproved)) labels improved, \
-            \(formatCount(c.patternsRead)) patterns read (\(formatCount(c.bytesRead)) bytes)\
-            \(c.realtimeRunsRead > 0 ? ", \(formatCount(c.realtimeRunsRead)) runs' realtime changes read" : ""), \
-            \(formatDecimal(c.searchSeconds * 1000, decimals: 3)) ms
+            \(formatCount(c.patternsRead)) patterns read (\(formatCount(c.bytesRead)) bytes) in \(formatDecimal(c.readSeconds * 1000, decimals: 3)) ms\
+            \(realtime); \(formatDecimal(c.searchSeconds * 1000, decimals: 3)) ms in all
 
             """)
     }
