@@ -33,7 +33,8 @@ final class PlanCommandTests: XCTestCase {
         T3,09:00:00,09:00:00,D,2,,
         """
 
-    private func city(_ changes: [String: String?] = [:]) -> FeedFixture {
+    /// The city's feed, with `changes` to its files (nil: the file left out).
+    static func city(_ changes: [String: String?] = [:]) -> FeedFixture {
         var feed = FeedFixture()
             .with("stops.txt", PlanCommandTests.stops + "\n")
             .with("routes.txt", PlanCommandTests.routes)
@@ -77,7 +78,7 @@ final class PlanCommandTests: XCTestCase {
 
     func testTheParetoSetKeepsAFasterJourneyWithMoreRides() throws {
         let directory = TemporaryDirectory()
-        let db = try database(city(), in: directory)
+        let db = try database(Self.city(), in: directory)
         let journeys = try plan(["A", "D", "--at", "2026-03-02 08:00"], db: db)
         XCTAssertEqual(summary(journeys), ["1 08:05:00-09:00:00 3:A>D", "2 08:00:00-08:35:00 1:A>C 2:C>D"])
         let first = try XCTUnwrap((journeys[1]["legs"] as? [[String: Any]])?.first)
@@ -95,16 +96,16 @@ final class PlanCommandTests: XCTestCase {
 
     func testATypeThreeTransferForbidsTheChange() throws {
         let directory = TemporaryDirectory()
-        let db = try database(city(["transfers.txt": "from_stop_id,to_stop_id,transfer_type,min_transfer_time\nC,C,3,\n"]), in: directory)
+        let db = try database(Self.city(["transfers.txt": "from_stop_id,to_stop_id,transfer_type,min_transfer_time\nC,C,3,\n"]), in: directory)
         XCTAssertEqual(summary(try plan(["A", "D", "--at", "2026-03-02 08:00"], db: db)), ["1 08:05:00-09:00:00 3:A>D"])
     }
 
     func testATypeTwoTransferSetsTheMinimumChangeTime() throws {
         let directory = TemporaryDirectory()
-        let long = try database(city(["transfers.txt": "from_stop_id,to_stop_id,transfer_type,min_transfer_time\nC,C,2,360\n"]), in: directory)
+        let long = try database(Self.city(["transfers.txt": "from_stop_id,to_stop_id,transfer_type,min_transfer_time\nC,C,2,360\n"]), in: directory)
         XCTAssertEqual(summary(try plan(["A", "D", "--at", "2026-03-02 08:00"], db: long)), ["1 08:05:00-09:00:00 3:A>D"], "08:20 + 6 min misses 08:25")
         let other = TemporaryDirectory()
-        let short = try database(city(["transfers.txt": "from_stop_id,to_stop_id,transfer_type,min_transfer_time\nC,C,2,300\n"]), in: other)
+        let short = try database(Self.city(["transfers.txt": "from_stop_id,to_stop_id,transfer_type,min_transfer_time\nC,C,2,300\n"]), in: other)
         XCTAssertEqual(summary(try plan(["A", "D", "--at", "2026-03-02 08:00"], db: short)).last, "2 08:00:00-08:35:00 1:A>C 2:C>D",
                        "08:20 + 5 min catches 08:25 (equal allowed)")
     }
@@ -112,11 +113,11 @@ final class PlanCommandTests: XCTestCase {
     func testPickupAndDropOffTypeOneForbidBoardingAndAlighting() throws {
         let noPickup = PlanCommandTests.stopTimes.replacingOccurrences(of: "T1,08:00:00,08:00:00,A,1,,", with: "T1,08:00:00,08:00:00,A,1,1,")
         let directory = TemporaryDirectory()
-        let db = try database(city(["stop_times.txt": noPickup + "\n"]), in: directory)
+        let db = try database(Self.city(["stop_times.txt": noPickup + "\n"]), in: directory)
         XCTAssertEqual(summary(try plan(["A", "D", "--at", "2026-03-02 08:00"], db: db)), ["1 08:05:00-09:00:00 3:A>D"])
         let noDropOff = PlanCommandTests.stopTimes.replacingOccurrences(of: "T1,08:20:00,08:20:00,C,3,,", with: "T1,08:20:00,08:20:00,C,3,,1")
         let other = TemporaryDirectory()
-        let db2 = try database(city(["stop_times.txt": noDropOff + "\n"]), in: other)
+        let db2 = try database(Self.city(["stop_times.txt": noDropOff + "\n"]), in: other)
         XCTAssertEqual(summary(try plan(["A", "D", "--at", "2026-03-02 08:00"], db: db2)), ["1 08:05:00-09:00:00 3:A>D"])
     }
 
@@ -124,7 +125,7 @@ final class PlanCommandTests: XCTestCase {
         // T2 leaves from C2, 150 m (113 s) from C.
         let moved = PlanCommandTests.stopTimes.replacingOccurrences(of: "T2,08:25:00,08:25:00,C,1,,", with: "T2,08:25:00,08:25:00,C2,1,,")
         let directory = TemporaryDirectory()
-        let db = try database(city(["stop_times.txt": moved + "\n"]), in: directory)
+        let db = try database(Self.city(["stop_times.txt": moved + "\n"]), in: directory)
         let journeys = try plan(["A", "D", "--at", "2026-03-02 08:00"], db: db)
         XCTAssertEqual(summary(journeys).last, "2 08:00:00-08:35:00 1:A>C walk:C>C2 2:C2>D")
         let walk = try XCTUnwrap((journeys.last?["legs"] as? [[String: Any]])?[1])
@@ -139,7 +140,7 @@ final class PlanCommandTests: XCTestCase {
         // T6 rides C2 08:30 → C 08:32; walking the 145 m takes 109 s: the walk arrives first, and
         // the ride, later with more rides, is not kept.
         let directory = TemporaryDirectory()
-        let db = try database(city(["trips.txt": PlanCommandTests.trips + "R2,WD,T6\n",
+        let db = try database(Self.city(["trips.txt": PlanCommandTests.trips + "R2,WD,T6\n",
                                     "stop_times.txt": PlanCommandTests.stopTimes + "\nT6,08:30:00,08:30:00,C2,1,,\nT6,08:32:00,08:32:00,C,2,,\n"]), in: directory)
         XCTAssertEqual(summary(try plan(["C2", "C", "--at", "2026-03-02 08:19"], db: db)), ["0 08:19:00-08:20:49 walk:C2>C"])
         XCTAssertEqual(summary(try plan(["C2", "C", "--at", "2026-03-02 08:19", "--max-walk", "100"], db: db)), ["1 08:30:00-08:32:00 2:C2>C"])
@@ -148,7 +149,7 @@ final class PlanCommandTests: XCTestCase {
     func testATripOfYesterdayPastMidnightCounts() throws {
         let late = PlanCommandTests.stopTimes + "\nT4,24:30:00,24:30:00,A,1,,\nT4,25:00:00,25:00:00,E,2,,\n"
         let directory = TemporaryDirectory()
-        let db = try database(city(["trips.txt": PlanCommandTests.trips + "R3,WD,T4\n", "stop_times.txt": late]), in: directory)
+        let db = try database(Self.city(["trips.txt": PlanCommandTests.trips + "R3,WD,T4\n", "stop_times.txt": late]), in: directory)
         // Tuesday 00:20: Monday's T4 leaves A at 00:30 Tuesday.
         XCTAssertEqual(summary(try plan(["A", "E", "--at", "2026-03-03 00:20"], db: db)), ["1 00:30:00-01:00:00 3:A>E"])
         // Saturday 00:20: Friday's T4 runs then.
@@ -161,7 +162,7 @@ final class PlanCommandTests: XCTestCase {
 
     func testFrequencyRunsAreRidden() throws {
         let directory = TemporaryDirectory()
-        let feed = city([
+        let feed = Self.city([
             "trips.txt": PlanCommandTests.trips + "RF,WD,F1\n",
             "stop_times.txt": PlanCommandTests.stopTimes + "\nF1,00:00:00,00:00:00,A,1,,\nF1,00:20:00,00:20:00,E,2,,\n",
             "frequencies.txt": "trip_id,start_time,end_time,headway_secs\nF1,07:00:00,09:00:00,600\n",
@@ -175,7 +176,7 @@ final class PlanCommandTests: XCTestCase {
     func testAStationOriginBoardsAtAnyOfItsPlatforms() throws {
         let stops = PlanCommandTests.stops + "\nS,Station,52.55,13.40,1,\nS1,Station 1,52.5501,13.40,0,S\nS2,Station 2,52.5502,13.40,0,S\n"
         let directory = TemporaryDirectory()
-        let db = try database(city([
+        let db = try database(Self.city([
             "stops.txt": stops,
             "trips.txt": PlanCommandTests.trips + "R1,WD,T5\n",
             "stop_times.txt": PlanCommandTests.stopTimes + "\nT5,10:00:00,10:00:00,S2,1,,\nT5,10:30:00,10:30:00,A,2,,\n",
@@ -185,7 +186,7 @@ final class PlanCommandTests: XCTestCase {
 
     func testPointsStartAndEndWithWalkLegs() throws {
         let directory = TemporaryDirectory()
-        let db = try database(city(), in: directory)
+        let db = try database(Self.city(), in: directory)
         // 100 m south of A to 100 m north of D.
         let journeys = try plan(["52.4991,13.40", "52.5309,13.40", "--at", "2026-03-02 07:55"], db: db)
         XCTAssertEqual(summary(journeys), ["1 08:03:44-09:01:16 walk:point>A 3:A>D walk:D>point",
@@ -204,7 +205,7 @@ final class PlanCommandTests: XCTestCase {
 
     func testArriveByGivesTheLatestDepartures() throws {
         let directory = TemporaryDirectory()
-        let db = try database(city(), in: directory)
+        let db = try database(Self.city(), in: directory)
         XCTAssertEqual(summary(try plan(["A", "D", "--arrive-by", "2026-03-02 09:00"], db: db)),
                        ["1 08:05:00-09:00:00 3:A>D"], "2 rides leave 08:00, earlier: not kept")
         XCTAssertEqual(summary(try plan(["A", "D", "--arrive-by", "2026-03-02 08:59"], db: db)), ["2 08:00:00-08:35:00 1:A>C 2:C>D"])
@@ -213,7 +214,7 @@ final class PlanCommandTests: XCTestCase {
 
     func testTwoFeedsAreJoinedByAWalk() throws {
         let directory = TemporaryDirectory()
-        let db = try database(city(), in: directory)
+        let db = try database(Self.city(), in: directory)
         // A second feed whose stop X is 100 m from D, with a trip X → Y.
         let other = FeedFixture()
             .with("stops.txt", "stop_id,stop_name,stop_lat,stop_lon\nX,Xray,52.5309,13.40\nY,Yankee,52.60,13.40\n")
@@ -231,7 +232,7 @@ final class PlanCommandTests: XCTestCase {
 
     func testNothingReachableIsAnEmptyListAndOneLine() throws {
         let directory = TemporaryDirectory()
-        let db = try database(city(), in: directory)
+        let db = try database(Self.city(), in: directory)
         let run = try CommandRun.transit(["plan", "D", "A", "--at", "2026-03-02 08:00", "--format", "json", "--db", db])
         XCTAssertEqual(run.status, 0)
         XCTAssertEqual(run.stdout, "{\"journeys\": []}\n")
@@ -241,7 +242,7 @@ final class PlanCommandTests: XCTestCase {
 
     func testMistakesExitSixtyFourNamingTheFlag() throws {
         let directory = TemporaryDirectory()
-        let db = try database(city(), in: directory)
+        let db = try database(Self.city(), in: directory)
         for (arguments, words) in [(["A", "NOPE", "--at", "2026-03-02 08:00"], "TO: no stop has stop_id 'NOPE'"),
                                    (["A", "D", "--at", "08:00"], "--at takes"),
                                    (["A", "D", "--at", "2026-03-02 08:00", "--walk-speed", "-1"], "--walk-speed"),
@@ -254,7 +255,7 @@ final class PlanCommandTests: XCTestCase {
 
     func testInputAnswersEveryRowInOrderAndCountsBadRows() throws {
         let directory = TemporaryDirectory()
-        let db = try database(city(), in: directory)
+        let db = try database(Self.city(), in: directory)
         try directory.write("questions.csv", "from,to,at,arrive_by,max_rides\nA,D,2026-03-02 08:00,,\nA,NOPE,2026-03-02 08:00,,\nA,D,,2026-03-02 09:00,\nA,D,2026-03-02 08:00,,1\n")
         let run = try CommandRun.transit(["plan", "--input", directory.file("questions.csv"), "--format", "json", "--db", db])
         XCTAssertEqual(run.status, 1, "a bad row makes the exit status 1")
@@ -271,7 +272,7 @@ final class PlanCommandTests: XCTestCase {
 
     func testReachListsStopsWithinTheBudgetWithTheirRides() throws {
         let directory = TemporaryDirectory()
-        let db = try database(city(), in: directory)
+        let db = try database(Self.city(), in: directory)
         let run = try CommandRun.transit(["reach", "A", "--at", "2026-03-02 08:00", "--within", "30", "--format", "json", "--db", db])
         XCTAssertEqual(run.status, 0, run.stderr)
         let object = try XCTUnwrap(try JSONSerialization.jsonObject(with: Data(run.stdout.utf8)) as? [String: Any])

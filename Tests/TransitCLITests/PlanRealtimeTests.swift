@@ -44,25 +44,13 @@ final class PlanRealtimeTests: XCTestCase {
     private var directory: TemporaryDirectory?
 
     /// The city (with `changes` to its files) imported, and a message of `entities` read into it.
-    private func database(_ entities: [TransitRealtime_FeedEntity], changes: [String: String] = [:]) throws -> String {
+    private func database(_ entities: [TransitRealtime_FeedEntity], changes: [String: String?] = [:]) throws -> String {
         let directory = TemporaryDirectory()
         self.directory = directory
-        var feed = FeedFixture()
-            .with("stops.txt", PlanCommandTests.stops + "\n")
-            .with("routes.txt", PlanCommandTests.routes)
-            .with("trips.txt", PlanCommandTests.trips)
-            .with("stop_times.txt", PlanCommandTests.stopTimes + "\n")
-        for (name, contents) in changes { feed = feed.with(name, contents) }
         let db = directory.file("transit.sqlite")
-        let imported = try CommandRun.transit(["import", try feed.write(to: directory, as: "city"), "--db", db, "--quiet"])
+        let imported = try CommandRun.transit(["import", try PlanCommandTests.city(changes).write(to: directory, as: "city"), "--db", db, "--quiet"])
         XCTAssertEqual(imported.status, 0, imported.stderr)
-        let message = TransitRealtime_FeedMessage.with { message in
-            message.header = .with { $0.gtfsRealtimeVersion = "2.0"; $0.timestamp = messageTime }
-            message.entity = entities
-        }
-        let file = try directory.write("updates.pb", bytes: try message.serializedBytes())
-        let read = try CommandRun.transit(["realtime", file, "--db", db])
-        XCTAssertEqual(read.status, 0, read.stderr)
+        try readRealtime(entities, timestamp: messageTime, into: db, in: directory)
         return db
     }
 

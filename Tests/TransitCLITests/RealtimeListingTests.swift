@@ -75,13 +75,7 @@ final class RealtimeListingTests: XCTestCase {
     /// A copy of the demo database that read `entities`.
     private func databaseWithRealtime(in directory: TemporaryDirectory) throws -> String {
         let db = try database(in: directory)
-        let message = TransitRealtime_FeedMessage.with { message in
-            message.header = .with { $0.gtfsRealtimeVersion = "2.0"; $0.timestamp = timestamp }
-            message.entity = entities
-        }
-        let file = try directory.write("message.pb", bytes: try message.serializedBytes())
-        let read = try CommandRun.transit(["realtime", file, "--db", db])
-        XCTAssertEqual(read.status, 0, read.stderr)
+        try readRealtime(entities, timestamp: timestamp, into: db, in: directory)
         return db
     }
 
