@@ -59,7 +59,7 @@ public struct NearbyStopsQuery: Sendable {
     ]
 
     /// The shapes restricted to some feeds (`--feed`), generated on first use.
-    private static let restrictedTemplates = TemplateCache()
+    private static let restrictedTemplates = TemplateCache<PreparedRequest>()
 
     /// The candidate request for this query, ready to run: the template with the box bound, and
     /// with `feeds`, only stops of those feeds (`feed = $feed0 OR …`, one template per count).
@@ -118,13 +118,13 @@ public struct NearbyStopsQuery: Sendable {
     }
 }
 
-/// Prepared templates by shape, generated on first use, under a lock; shared by every query of
-/// the process.
-final class TemplateCache: Sendable {
-    private let templates = Mutex<[Int: PreparedRequest]>([:])
+/// Prepared templates by shape (a `PreparedRequest`, or one with what is found out about it once),
+/// generated on first use, under a lock; shared by every query of the process.
+final class TemplateCache<Template: Sendable>: Sendable {
+    private let templates = Mutex<[Int: Template]>([:])
 
     /// The template for `key`, made by `make` the first time.
-    func template(key: Int, _ make: () -> PreparedRequest) -> PreparedRequest {
+    func template(key: Int, _ make: () -> Template) -> Template {
         templates.withLock { templates in
             if let template = templates[key] { return template }
             let template = make()
