@@ -298,9 +298,11 @@ public struct DeparturesQuery: Sendable {
             let realtimeChanges = try templates.realtime.map { templates in
                 (window: window!, changes: try templates.changes.substituting(stops, keepingOthers: true), stopTime: templates.stopTime)
             }
-            departures += try run(on: transit, feed: feed, template: templates.request.binding(stops: keys),
-                                  frequencyTemplate: try templates.frequencies?.substituting(stops, keepingOthers: true),
-                                  stopHeadsign: try transit.hasStopHeadsigns(feed) ? templates.stopHeadsign : nil, realtime: realtimeChanges)
+            let feedDepartures = try run(on: transit, feed: feed, template: templates.request.binding(stops: keys),
+                                         frequencyTemplate: try templates.frequencies?.substituting(stops, keepingOthers: true),
+                                         stopHeadsign: try transit.hasStopHeadsigns(feed) ? templates.stopHeadsign : nil, realtime: realtimeChanges)
+            // The first feed's are taken as they are (appending copies every departure).
+            if departures.isEmpty { departures = feedDepartures } else { departures += feedDepartures }
             if let added = templates.realtime?.added, window?.hasAddedDepartures == true {
                 try transit.database.forEachRow(try added.substituting(stops, keepingOthers: true).substituting(["from": start, "to": start + duration])) { row in
                     guard let date = ServiceDate(yyyymmdd: row.int(DepartureColumns.added.serviceDate)) else { return }
