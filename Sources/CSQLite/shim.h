@@ -9,3 +9,10 @@ static inline sqlite3_destructor_type csqlite_transient(void) { return SQLITE_TR
 static inline int csqlite_config_no_initial_page_cache_allocation(void) {
     return sqlite3_config(SQLITE_CONFIG_PAGECACHE, (void *)0, 0, 0);
 }
+
+// Turns off SQLite's memory statistics (SQLITE_CONFIG_MEMSTATUS 0): every allocation and free
+// otherwise takes a mutex to count it, and nothing here reads the counts (sqlite3_memory_used,
+// a soft heap limit). Only before sqlite3_initialize, like the above.
+static inline int csqlite_config_no_memory_statistics(void) {
+    return sqlite3_config(SQLITE_CONFIG_MEMSTATUS, 0);
+}

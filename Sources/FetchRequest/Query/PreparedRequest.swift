@@ -8,16 +8,24 @@ public struct PreparedRequest: Sendable, Equatable {
     public let arguments: [SQLValue]
     /// For each placeholder that is a substitution variable, its name.
     let variables: [Int: String]
+    /// The placeholders that are substitution variables, in order (the keys of `variables`,
+    /// sorted once here rather than at every `binding(_:)`).
+    let variableSlots: [Int]
 
     init(sql: String, arguments: [SQLValue], variables: [Int: String] = [:]) {
+        self.init(sql: sql, arguments: arguments, variables: variables, variableSlots: variables.keys.sorted())
+    }
+
+    private init(sql: String, arguments: [SQLValue], variables: [Int: String], variableSlots: [Int]) {
         self.sql = sql
         self.arguments = arguments
         self.variables = variables
+        self.variableSlots = variableSlots
     }
 
     /// The names of the template's substitution variables (Core Data's `$NAME`), in order.
     public var variableNames: [String] {
-        variables.sorted { $0.key < $1.key }.map(\.value)
+        variableSlots.compactMap { variables[$0] }
     }
 
     /// The same SQL with the substitution variables bound to `values` (Core Data's
@@ -44,13 +52,12 @@ public struct PreparedRequest: Sendable, Equatable {
     /// The same SQL with the substitution variables bound, in the order they appear, to `values`:
     /// the fast form for a template run many times (no names looked up).
     public func binding(_ values: [SQLValue]) throws -> PreparedRequest {
-        let slots = variables.keys.sorted()
-        guard slots.count == values.count else {
-            throw RequestError.argumentCountMismatch(sql: sql, expected: slots.count, given: values.count)
+        guard variableSlots.count == values.count else {
+            throw RequestError.argumentCountMismatch(sql: sql, expected: variableSlots.count, given: values.count)
         }
         var arguments = self.arguments
-        for (slot, value) in zip(slots, values) { arguments[slot] = value }
-        return PreparedRequest(sql: sql, arguments: arguments, variables: variables)
+        for (slot, value) in zip(variableSlots, values) { arguments[slot] = value }
+        return PreparedRequest(sql: sql, arguments: arguments, variables: variables, variableSlots: variableSlots)
     }
 
     /// The `EXPLAIN QUERY PLAN` form of this request: the same SQL and arguments.

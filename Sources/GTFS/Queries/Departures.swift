@@ -290,14 +290,19 @@ public struct DeparturesQuery: Sendable {
             guard let keys = keysByFeed[feed.key] else { continue }
             let window = realtime[feed.key]
             let templates = DeparturesQuery.templates(feed: feed, stopCount: keys.count, realtime: window != nil)
+            // The other templates take their stops by name (the timetable's binds them by place).
             var stops: [String: any SQLValueConvertible] = [:]
-            for (index, key) in keys.enumerated() { stops["stop\(index)"] = key }
+            if templates.frequencies != nil || templates.realtime != nil {
+                for (index, key) in keys.enumerated() { stops["stop\(index)"] = key }
+            }
             let realtimeChanges = try templates.realtime.map { templates in
                 (window: window!, changes: try templates.changes.substituting(stops, keepingOthers: true), stopTime: templates.stopTime)
             }
-            departures += try run(on: transit, feed: feed, template: try templates.request.substituting(stops, keepingOthers: true),
-                                  frequencyTemplate: try templates.frequencies?.substituting(stops, keepingOthers: true),
-                                  stopHeadsign: try transit.hasStopHeadsigns(feed) ? templates.stopHeadsign : nil, realtime: realtimeChanges)
+            let feedDepartures = try run(on: transit, feed: feed, template: templates.request.binding(stops: keys),
+                                         frequencyTemplate: try templates.frequencies?.substituting(stops, keepingOthers: true),
+                                         stopHeadsign: try transit.hasStopHeadsigns(feed) ? templates.stopHeadsign : nil, realtime: realtimeChanges)
+            // The first feed's are taken as they are (appending copies every departure).
+            if departures.isEmpty { departures = feedDepartures } else { departures += feedDepartures }
             if let added = templates.realtime?.added, window?.hasAddedDepartures == true {
                 try transit.database.forEachRow(try added.substituting(stops, keepingOthers: true).substituting(["from": start, "to": start + duration])) { row in
                     guard let date = ServiceDate(yyyymmdd: row.int(DepartureColumns.added.serviceDate)) else { return }
@@ -345,45 +350,67 @@ public struct DeparturesQuery: Sendable {
     /// The prepared requests of one shape: the timetable's per service date, a stop time's
     /// `stop_headsign`, the frequency-based trips', and with realtime data its changes, one stop
     /// time, and NEW trips' departures.
-    typealias Templates = (request: PreparedRequest, stopHeadsign: PreparedRequest, frequencies: PreparedRequest?,
+    typealias Templates = (request: TimetableTemplate, stopHeadsign: PreparedRequest, frequencies: PreparedRequest?,
                            realtime: (changes: PreparedRequest, stopTime: PreparedRequest, added: PreparedRequest)?)
 
     /// The prepared requests for `stopCount` stops of `feed` (the stops as `$stop0`…, the date,
     /// window and limit as in `requestPerServiceDate`), generated once per process for every
-    /// count up to 64: a batch of thousands of questions generates each shape once.
+    /// count up to 64: a batch of thousands of questions generates each shape once. A request
+    /// is generated only when its cache does not hold it (the closures are made in the call, so
+    /// a question that finds them all copies nothing of the feed).
     static func templates(feed: Feed, stopCount: Int, realtime: Bool = false) -> Templates {
-        let stops = { (stop: SQLExpression) in stop.isIn(variablesNamed: "stop", count: stopCount) }
-        let query = DeparturesQuery(stopKeys: [], start: 0, duration: 0)
-        // Each template is generated only when its cache does not hold it.
-        let makeRequest = {
-            SQLGenerator.prepare(query.requestPerServiceDate(feed: feed.tables, stops: stops, excludingFrequencies: feed.hasFrequencies))
-        }
-        let makeStopHeadsign = { SQLGenerator.prepare(DeparturesQuery.stopHeadsignRequest(feed: feed.tables)) }
-        let makeFrequencies = { SQLGenerator.prepare(query.frequencyRequestPerServiceDate(feed: feed.tables, stops: stops)) }
-        let makeChanges = { SQLGenerator.prepare(DeparturesQuery.realtimeChangesRequest(feed: feed.tables, stops: stops)) }
-        let makeStopTime = { SQLGenerator.prepare(DeparturesQuery.stopTimeRequest(feed: feed.tables)) }
-        let makeAdded = { SQLGenerator.prepare(DeparturesQuery.addedDeparturesRequest(feed: feed.tables, stops: stops)) }
-        guard stopCount <= 64 else {
-            return (makeRequest(), stopHeadsignTemplates.template(key: feed.key, makeStopHeadsign), feed.hasFrequencies ? makeFrequencies() : nil,
-                    realtime ? (makeChanges(), makeStopTime(), makeAdded()) : nil)
-        }
         // The shape depends on the feed's tables, whether it has frequencies and realtime data, and the count.
         let key = (feed.key << 9) | (realtime ? 1 << 8 : 0) | (feed.hasFrequencies ? 1 << 7 : 0) | stopCount
-        return (requestTemplates.template(key: key, makeRequest), stopHeadsignTemplates.template(key: feed.key, makeStopHeadsign),
-                feed.hasFrequencies ? frequencyTemplates.template(key: key, makeFrequencies) : nil,
-                realtime ? (changesTemplates.template(key: key, makeChanges), stopTimeTemplates.template(key: feed.key, makeStopTime),
-                            addedTemplates.template(key: key, makeAdded)) : nil)
+        let cached = stopCount <= 64
+        let request = cached ? timetableTemplates.template(key: key) { timetableTemplate(feed: feed, stopCount: stopCount) }
+                             : timetableTemplate(feed: feed, stopCount: stopCount)
+        let stopHeadsign = stopHeadsignTemplates.template(key: feed.key) { SQLGenerator.prepare(DeparturesQuery.stopHeadsignRequest(feed: feed.tables)) }
+        var frequencies: PreparedRequest?
+        if feed.hasFrequencies {
+            frequencies = cached ? frequencyTemplates.template(key: key) { frequencyTemplate(feed: feed, stopCount: stopCount) }
+                                 : frequencyTemplate(feed: feed, stopCount: stopCount)
+        }
+        guard realtime else { return (request, stopHeadsign, frequencies, nil) }
+        let stopTime = stopTimeTemplates.template(key: feed.key) { SQLGenerator.prepare(DeparturesQuery.stopTimeRequest(feed: feed.tables)) }
+        guard cached else {
+            return (request, stopHeadsign, frequencies, (changesTemplate(feed: feed, stopCount: stopCount), stopTime, addedTemplate(feed: feed, stopCount: stopCount)))
+        }
+        return (request, stopHeadsign, frequencies, (changesTemplates.template(key: key) { changesTemplate(feed: feed, stopCount: stopCount) }, stopTime,
+                                                     addedTemplates.template(key: key) { addedTemplate(feed: feed, stopCount: stopCount) }))
     }
 
-    private static let requestTemplates = TemplateCache()
-    private static let stopHeadsignTemplates = TemplateCache()
-    private static let frequencyTemplates = TemplateCache()
-    private static let changesTemplates = TemplateCache()
-    private static let stopTimeTemplates = TemplateCache()
-    private static let addedTemplates = TemplateCache()
+    /// The stop times' stop key among `$stop0`…`$stop<count - 1>`.
+    private static func stops(count: Int) -> (SQLExpression) -> SQLPredicate {
+        { stop in stop.isIn(variablesNamed: "stop", count: count) }
+    }
+
+    private static func timetableTemplate(feed: Feed, stopCount: Int) -> TimetableTemplate {
+        let query = DeparturesQuery(stopKeys: [], start: 0, duration: 0)
+        return TimetableTemplate(SQLGenerator.prepare(query.requestPerServiceDate(feed: feed.tables, stops: stops(count: stopCount),
+                                                                                  excludingFrequencies: feed.hasFrequencies)))
+    }
+
+    private static func frequencyTemplate(feed: Feed, stopCount: Int) -> PreparedRequest {
+        SQLGenerator.prepare(DeparturesQuery(stopKeys: [], start: 0, duration: 0).frequencyRequestPerServiceDate(feed: feed.tables, stops: stops(count: stopCount)))
+    }
+
+    private static func changesTemplate(feed: Feed, stopCount: Int) -> PreparedRequest {
+        SQLGenerator.prepare(DeparturesQuery.realtimeChangesRequest(feed: feed.tables, stops: stops(count: stopCount)))
+    }
+
+    private static func addedTemplate(feed: Feed, stopCount: Int) -> PreparedRequest {
+        SQLGenerator.prepare(DeparturesQuery.addedDeparturesRequest(feed: feed.tables, stops: stops(count: stopCount)))
+    }
+
+    private static let timetableTemplates = TemplateCache<TimetableTemplate>()
+    private static let stopHeadsignTemplates = TemplateCache<PreparedRequest>()
+    private static let frequencyTemplates = TemplateCache<PreparedRequest>()
+    private static let changesTemplates = TemplateCache<PreparedRequest>()
+    private static let stopTimeTemplates = TemplateCache<PreparedRequest>()
+    private static let addedTemplates = TemplateCache<PreparedRequest>()
 
     /// The departures of `feed` in the window, unsorted: `template` (a `requestPerServiceDate`
-    /// shape, its stops bound) run for each service date that can reach the window, with
+    /// shape with its stops) run for each service date that can reach the window, with
     /// `frequencyTemplate` the runs of frequency-based trips too, and the `stop_headsign` of the
     /// rows that can be listed read by `stopHeadsign` (a `stopHeadsignRequest`; nil for a feed
     /// whose stop times have none, `TransitDatabase.hasStopHeadsigns`); with `realtime`,
@@ -398,7 +425,7 @@ public struct DeparturesQuery: Sendable {
     /// that the timetable's rows did not bring (moved in from outside the window, or past its
     /// limit) are then read one by one, earliest predicted first, while they can still be among
     /// the first `limit`.
-    func run(on transit: TransitDatabase, feed: Feed, template: PreparedRequest, frequencyTemplate: PreparedRequest?, stopHeadsign: PreparedRequest?,
+    func run(on transit: TransitDatabase, feed: Feed, template: TimetableTemplate.StopsBound, frequencyTemplate: PreparedRequest?, stopHeadsign: PreparedRequest?,
              realtime: (window: RealtimeWindow, changes: PreparedRequest, stopTime: PreparedRequest)? = nil) throws -> [Departure] {
         let zone = feed.timeZone
         let end = start + duration
@@ -446,7 +473,7 @@ public struct DeparturesQuery: Sendable {
         var datesCutByTheLimit: Set<Int> = []
         for (date, base, from, to) in serviceDates(of: feed) {
             let dateLimit = limit > 0 ? limit + changesPerDate[date.yyyymmdd, default: 0] : -1
-            let request = try template.substituting(["date": date.yyyymmdd, "from": from, "to": to, "limit": dateLimit])
+            let request = try template.binding(date: date.yyyymmdd, from: from, to: to, limit: dateLimit)
             var rows = 0
             var unchanged = 0
             // Once the date's `limit`-th unchanged departure is read, nothing later can be listed.

@@ -51,29 +51,46 @@ public struct NearbyStopsQuery: Sendable {
 
     /// The four shapes of the candidate request (one or two longitude ranges, with or without
     /// platforms), generated once per process.
-    private static let templates: [PreparedRequest] = [
-        candidateTemplate(longitudeRanges: 1, platforms: false).prepare(),
-        candidateTemplate(longitudeRanges: 2, platforms: false).prepare(),
-        candidateTemplate(longitudeRanges: 1, platforms: true).prepare(),
-        candidateTemplate(longitudeRanges: 2, platforms: true).prepare(),
-    ]
+    private static let templates: [PreparedRequest] = (0..<4).map { shape(of: $0, keysOnly: false) }
+
+    /// The same four shapes selecting only what `keysWithinRadius` reads (`keyColumns`): the
+    /// rows it passes over are not decoded column by column.
+    ///
+    ///     SELECT "stops"."id", "stops"."stop_lat", "stops"."stop_lon" FROM "stops" WHERE …
+    private static let keyTemplates: [PreparedRequest] = (0..<4).map { shape(of: $0, keysOnly: true) }
+
+    /// What the key requests select, in order: a stop's key, latitude and longitude.
+    private static let keyColumns = [Stop.columns.key, Stop.columns.latitude, Stop.columns.longitude]
+
+    /// The candidate request of shape `shape` (`(longitude ranges - 1) + (platforms ? 2 : 0)`),
+    /// restricted to `feeds` feeds when given.
+    private static func shape(of shape: Int, keysOnly: Bool, feeds: Int? = nil) -> PreparedRequest {
+        var request = candidateTemplate(longitudeRanges: shape % 2 + 1, platforms: shape >= 2)
+        if let feeds { request = request.filter(TransitDatabase.feedsTemplate(Stop.column("feed"), count: feeds)) }
+        guard keysOnly else { return request.prepare() }
+        return SQLGenerator.prepare(request.query.select(keyColumns.map { SelectedProperty(Column($0.name, of: request.query.alias)) }))
+    }
 
     /// The shapes restricted to some feeds (`--feed`), generated on first use.
-    private static let restrictedTemplates = TemplateCache()
+    private static let restrictedTemplates = TemplateCache<PreparedRequest>()
 
     /// The candidate request for this query, ready to run: the template with the box bound, and
     /// with `feeds`, only stops of those feeds (`feed = $feed0 OR …`, one template per count).
     public func candidates(feeds: [Int]? = nil) throws -> PreparedRequest {
+        try candidates(feeds: feeds, keysOnly: false)
+    }
+
+    private func candidates(feeds: [Int]?, keysOnly: Bool) throws -> PreparedRequest {
         let box = Geo.boundingBox(latitude: latitude, longitude: longitude, radius: radius)
         let shape = (box.longitudes.count - 1) + (platforms ? 2 : 0)
-        var template = NearbyStopsQuery.templates[shape]
+        var template = keysOnly ? NearbyStopsQuery.keyTemplates[shape] : NearbyStopsQuery.templates[shape]
         if let feeds {
-            template = NearbyStopsQuery.restrictedTemplates.template(key: feeds.count * 4 + shape) {
-                NearbyStopsQuery.candidateTemplate(longitudeRanges: box.longitudes.count, platforms: platforms)
-                    .filter(TransitDatabase.feedsTemplate(Stop.column("feed"), count: feeds.count)).prepare()
+            template = NearbyStopsQuery.restrictedTemplates.template(key: (feeds.count * 4 + shape) * 2 + (keysOnly ? 1 : 0)) {
+                NearbyStopsQuery.shape(of: shape, keysOnly: keysOnly, feeds: feeds.count)
             }
         }
         var values: [SQLValue] = []
+        values.reserveCapacity(box.longitudes.count * 2 + 2 + (feeds?.count ?? 0))
         for range in box.longitudes { values += [.real(range.lowerBound), .real(range.upperBound)] }
         values += [.real(box.latitudes.lowerBound), .real(box.latitudes.upperBound)]
         for feed in feeds ?? [] { values.append(.integer(Int64(feed))) }
@@ -82,14 +99,16 @@ public struct NearbyStopsQuery: Sendable {
 
     /// The keys of the stops of the selected feeds within the radius, in no order and with no
     /// limit (`limit` is not read): what departures `--near` asks from, without decoding a record,
-    /// naming a feed or sorting per stop. The same candidate request and exact pass as `run(on:)`.
+    /// naming a feed or sorting per stop. The same box and listing rule and exact pass as
+    /// `run(on:)`, selecting the key and coordinates only.
     public func keysWithinRadius(on transit: TransitDatabase) throws -> [Int] {
         var keys: [Int] = []
-        try transit.database.forEachRow(try candidates(feeds: transit.restrictedFeedKeys)) { row in
-            let (latitudeColumn, longitudeColumn) = (Stop.columns.latitude, Stop.columns.longitude)
+        try transit.database.forEachRow(try candidates(feeds: transit.restrictedFeedKeys, keysOnly: true)) { row in
+            // The places of `keyColumns`.
+            let (keyColumn, latitudeColumn, longitudeColumn) = (0, 1, 2)
             guard !row.isNull(latitudeColumn), !row.isNull(longitudeColumn),
                   Geo.distance(latitude, longitude, row.double(latitudeColumn), row.double(longitudeColumn)) <= radius else { return }
-            keys.append(row.int(Stop.columns.key))
+            keys.append(row.int(keyColumn))
         }
         return keys
     }
@@ -118,13 +137,13 @@ public struct NearbyStopsQuery: Sendable {
     }
 }
 
-/// Prepared templates by shape, generated on first use, under a lock; shared by every query of
-/// the process.
-final class TemplateCache: Sendable {
-    private let templates = Mutex<[Int: PreparedRequest]>([:])
+/// Prepared templates by shape (a `PreparedRequest`, or one with what is found out about it once),
+/// generated on first use, under a lock; shared by every query of the process.
+final class TemplateCache<Template: Sendable>: Sendable {
+    private let templates = Mutex<[Int: Template]>([:])
 
     /// The template for `key`, made by `make` the first time.
-    func template(key: Int, _ make: () -> PreparedRequest) -> PreparedRequest {
+    func template(key: Int, _ make: () -> Template) -> Template {
         templates.withLock { templates in
             if let template = templates[key] { return template }
             let template = make()

@@ -188,7 +188,7 @@ public struct StopSearchQuery: Sendable {
     }
 
     /// Templates generated so far, one per shape, shared by every search in the process.
-    private static let templates = TemplateCache()
+    private static let templates = TemplateCache<PreparedRequest>()
 
     /// The matching stops of the selected feeds in order, at most `limit`: the names that start
     /// with the text, then (while there is room) the others, each read only as far as needed.
