@@ -22,8 +22,18 @@ final class Walks {
     private let cellLatitude: Double
     private let cellLongitude: Double
     /// Per stop number, its walks once worked out (nil: not yet).
-    private var outgoing: [[(stop: Int, seconds: Int)]?]
-    private var incoming: [[(stop: Int, seconds: Int)]?]
+    private let outgoing: Slab<[(stop: Int, seconds: Int)]?>
+    private let incoming: Slab<[(stop: Int, seconds: Int)]?>
+    /// Per stop number, its position in degrees (NaN when the feed gives none), read once from
+    /// the stop index so that measuring a walk is a plain load.
+    private let latitudes: Slab<Double>
+    private let longitudes: Slab<Double>
+    /// Per stop number, the cosine of its latitude once worked out (NaN: not yet): each stop's
+    /// cosine is computed once, not once for every pair it is measured in.
+    private let cosines: Slab<Double>
+    /// Per feed part, whether it has no transfers.txt rule the planner applies: its stops' walks
+    /// then follow from distances alone, the same both ways.
+    private let partHasNoRules: [Bool]
     /// Per stop number, its change time once worked out (`unknownChange`: not yet; −1: none allowed).
     private var changes: [Int]
     private static let unknownChange = Int.min
@@ -34,12 +44,20 @@ final class Walks {
         self.timetable = timetable
         self.maximumDistance = maximumDistance
         self.speed = speed
-        outgoing = [[(stop: Int, seconds: Int)]?](repeating: nil, count: timetable.stopCount)
-        incoming = outgoing
+        outgoing = Slab(count: timetable.stopCount, fill: nil)
+        incoming = Slab(count: timetable.stopCount, fill: nil)
+        latitudes = Slab(count: timetable.stopCount, fill: .nan)
+        longitudes = Slab(count: timetable.stopCount, fill: .nan)
+        cosines = Slab(count: timetable.stopCount, fill: .nan)
+        partHasNoRules = timetable.parts.map { $0.transfersFrom.isEmpty && $0.transfersTo.isEmpty }
         changes = [Int](repeating: Walks.unknownChange, count: timetable.stopCount)
         var largestLatitude = 0.0
         for stop in 0..<timetable.stopCount {
-            if let position = timetable.position(ofStop: stop) { largestLatitude = max(largestLatitude, abs(position.latitude)) }
+            if let position = timetable.position(ofStop: stop) {
+                largestLatitude = max(largestLatitude, abs(position.latitude))
+                latitudes[stop] = position.latitude
+                longitudes[stop] = position.longitude
+            }
         }
         cellLatitude = max(maximumDistance, 1) / (Geo.earthRadius * .pi / 180)
         cellLongitude = cellLatitude / max(cos(min(largestLatitude, 89) * .pi / 180), 0.01)
@@ -60,7 +78,7 @@ final class Walks {
     func boardingPoints(near latitude: Double, _ longitude: Double) -> [(stop: Int, metres: Double)] {
         let row = Int((latitude / cellLatitude).rounded(.down))
         let column = Int((longitude / cellLongitude).rounded(.down))
-        var found: [(Int, Double)] = []
+        var found: [(stop: Int, metres: Double)] = []
         for dr in -1...1 {
             for dc in -1...1 {
                 for stop in grid[(row + dr) &* 1_000_003 &+ (column + dc)] ?? [] {
@@ -71,6 +89,43 @@ final class Walks {
             }
         }
         return found
+    }
+
+    /// The boarding points other than `stop` within the walk radius of it, with their distances,
+    /// by stop number: the same distances as `Geo.distance` from `stop`'s position (the same
+    /// operations in the same order), with each stop's latitude cosine computed once.
+    private func boardingPoints(nearStop stop: Int) -> [(stop: Int, metres: Double)] {
+        let (latitude, longitude) = (latitudes[stop], longitudes[stop])
+        guard !latitude.isNaN, !longitude.isNaN else { return [] }
+        let row = Int((latitude / cellLatitude).rounded(.down))
+        let column = Int((longitude / cellLongitude).rounded(.down))
+        let cosine = self.cosine(stop)
+        var found: [(stop: Int, metres: Double)] = []
+        for dr in -1...1 {
+            for dc in -1...1 {
+                guard let cell = grid[(row + dr) &* 1_000_003 &+ (column + dc)] else { continue }
+                for other in cell where other != stop {
+                    let (otherLatitude, otherLongitude) = (latitudes[other], longitudes[other])
+                    // Geo.distance(latitude, longitude, otherLatitude, otherLongitude), term by term.
+                    let Δφ = (otherLatitude - latitude) * .pi / 180, Δλ = (otherLongitude - longitude) * .pi / 180
+                    let sinΔφ = sin(Δφ / 2), sinΔλ = sin(Δλ / 2)
+                    let a = sinΔφ * sinΔφ + cosine * self.cosine(other) * sinΔλ * sinΔλ
+                    let distance = 2 * Geo.earthRadius * asin(min(1, sqrt(a)))
+                    if distance <= maximumDistance { found.append((other, distance)) }
+                }
+            }
+        }
+        found.sort { $0.stop < $1.stop }
+        return found
+    }
+
+    /// The cosine of stop `stop`'s latitude (as `Geo.distance` computes it), worked out once.
+    @inline(__always) private func cosine(_ stop: Int) -> Double {
+        let known = cosines[stop]
+        if !known.isNaN { return known }
+        let value = cos(latitudes[stop] * .pi / 180)
+        cosines[stop] = value
+        return value
     }
 
     /// Seconds to walk `metres`.
@@ -128,13 +183,14 @@ final class Walks {
     /// The walks leaving `stop` (towards other boarding points), with their seconds.
     func walks(from stop: Int) -> [(stop: Int, seconds: Int)] {
         if let known = outgoing[stop] { return known }
+        if partHasNoRules[timetable.part(ofStop: stop)] { return distanceWalks(stop) }
         var candidates = Set(near(stop))
         let part = timetable.parts[timetable.part(ofStop: stop)]
         for key in [timetable.key(ofStop: stop), timetable.parent(ofStop: stop).map(timetable.key(ofStop:))] {
             guard let key else { continue }
             for rule in part.transfersFrom[key] ?? [] { candidates.formUnion(boardingPoints(ofKey: rule.to)) }
         }
-        let found = candidates.sorted().compactMap { other in walk(from: stop, to: other).map { (other, $0) } }
+        let found: [(stop: Int, seconds: Int)] = candidates.sorted().compactMap { other in walk(from: stop, to: other).map { (other, $0) } }
         outgoing[stop] = found
         return found
     }
@@ -142,13 +198,25 @@ final class Walks {
     /// The walks arriving at `stop` (from other boarding points), with their seconds.
     func walks(to stop: Int) -> [(stop: Int, seconds: Int)] {
         if let known = incoming[stop] { return known }
+        if partHasNoRules[timetable.part(ofStop: stop)] { return distanceWalks(stop) }
         var candidates = Set(near(stop))
         let part = timetable.parts[timetable.part(ofStop: stop)]
         for key in [timetable.key(ofStop: stop), timetable.parent(ofStop: stop).map(timetable.key(ofStop:))] {
             guard let key else { continue }
             for rule in part.transfersTo[key] ?? [] { candidates.formUnion(boardingPoints(ofKey: rule.from)) }
         }
-        let found = candidates.sorted().compactMap { other in walk(from: other, to: stop).map { (other, $0) } }
+        let found: [(stop: Int, seconds: Int)] = candidates.sorted().compactMap { other in walk(from: other, to: stop).map { (other, $0) } }
+        incoming[stop] = found
+        return found
+    }
+
+    /// The walks of a stop whose feed part has no transfers.txt rule: to and from every boarding
+    /// point within the radius, by distance. A rule applies only between stops of one part, so
+    /// none applies to them, and a distance is the same both ways: the walks leaving the stop
+    /// and those arriving at it are one list, kept for both.
+    private func distanceWalks(_ stop: Int) -> [(stop: Int, seconds: Int)] {
+        let found = boardingPoints(nearStop: stop).map { (stop: $0.stop, seconds: seconds(forMetres: $0.metres)) }
+        outgoing[stop] = found
         incoming[stop] = found
         return found
     }
