@@ -63,7 +63,11 @@ final class JourneySearch {
     /// Per feed part, whether its stored realtime data applies.
     let realtime: [Bool]
     /// Labels not below this (engine time) are not kept: the destination's best so far, or a bound.
-    var bound: Int
+    ///
+    /// This and the other properties a search writes as it goes are read and written without
+    /// Swift's dynamic exclusivity checks (`@exclusivity(unchecked)`: nothing holds an access to
+    /// them across a call): the checks were a tenth of a question's instructions.
+    @exclusivity(unchecked) var bound: Int
 
     /// Labels, parents and bests, reused from search to search.
     let memory: SearchMemory
@@ -81,16 +85,16 @@ final class JourneySearch {
     private let patternStart: Slab<Int32>
     private let rounds: Int
     /// Per round, the best target label so far (with fewer rides included).
-    private(set) var arrivals: [Arrival?] = []
+    @exclusivity(unchecked) private(set) var arrivals: [Arrival?] = []
     /// Per target stop, the walk from it to the point the search ends at (nil: none).
     private(set) var targetWalk: [Int: (seconds: Int, metres: Int)?] = [:]
     /// Per source stop reached by walking from the point the search starts at, that walk.
     private(set) var sourceWalk: [Int: (seconds: Int, metres: Int)] = [:]
     /// The earliest source label (engine time): nothing before it is of use.
-    private var searchStart = Int.min
+    @exclusivity(unchecked) private var searchStart = Int.min
     /// Counters for `--explain`.
-    private(set) var routesScanned = 0
-    private(set) var labelsImproved = 0
+    @exclusivity(unchecked) private(set) var routesScanned = 0
+    @exclusivity(unchecked) private(set) var labelsImproved = 0
 
     static let unreached = Int.max / 4
 
@@ -317,6 +321,8 @@ final class JourneySearch {
         let forward = direction == .forward
         var current = -1   // a run index of the pattern, -1: none yet
         var enteredAt = 0
+        let bound = self.bound   // no label is set that changes it during a scan
+        let runCount = pattern.runCount
         // The positions in the direction of travel: forward from `start` to the end, backward
         // from `start` down to the first.
         var position = start
@@ -335,11 +341,26 @@ final class JourneySearch {
             }
             let limit = enterLimit[stop]
             if limit < JourneySearch.unreached, forward ? pattern.canBoard(at: position) : pattern.canAlight(at: position),
+               canImprove(pattern, on: current, runCount: runCount, at: position, limit: limit, base: base),
                let run = catchableRun(pattern, at: position, limit: limit, base: base, running: running),
                current < 0 || (forward ? run < current : run > current) {
                 current = run
                 enteredAt = position
             }
+        }
+    }
+
+    /// Whether a run better than `current` (forward: earlier; backward: later) might be entered at
+    /// `position` at or after engine time `limit`: none when the run next to it in that direction
+    /// cannot (runs never overtake one another, so no run beyond it can either). Saves the binary
+    /// search at most of the stops a ridden run passes.
+    @inline(__always)
+    private func canImprove(_ pattern: TripPattern, on current: Int, runCount: Int, at position: Int, limit: Int, base: Int) -> Bool {
+        guard current >= 0 else { return true }
+        if direction == .forward {
+            return current > 0 && pattern.departure(run: current - 1, at: position) >= limit - base
+        } else {
+            return current + 1 < runCount && pattern.arrival(run: current + 1, at: position) <= -limit - base
         }
     }
 
@@ -398,9 +419,10 @@ final class SearchMemory {
     let enterLimit: Slab<Int>
     /// Per pattern number, the position a round starts scanning it at (−1: not marked).
     let patternStart: Slab<Int32>
-    /// Round cells (round × stops + stop) and stops written since the last reset.
-    var dirtyCells: [Int] = []
-    var dirtyStops: [Int] = []
+    /// Round cells (round × stops + stop) and stops written since the last reset (appended to
+    /// without dynamic exclusivity checks, as `JourneySearch.bound`).
+    @exclusivity(unchecked) var dirtyCells: [Int] = []
+    @exclusivity(unchecked) var dirtyStops: [Int] = []
 
     init(stopCount: Int, patternCount: Int) {
         self.stopCount = stopCount

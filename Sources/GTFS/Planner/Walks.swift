@@ -17,8 +17,9 @@ final class Walks {
     let timetable: PlannerTimetable
     let maximumDistance: Double
     let speed: Double
-    /// Boarding points by grid cell (about the walk radius across).
-    private var grid: [Int: [Int]] = [:]
+    /// Boarding points by grid cell (about the walk radius across); read for every stop's walks,
+    /// so without dynamic exclusivity checks (nothing holds an access to it across a call).
+    @exclusivity(unchecked) private var grid: [Int: [Int]] = [:]
     private let cellLatitude: Double
     private let cellLongitude: Double
     /// Per stop number, its walks once worked out (nil: not yet).
@@ -35,7 +36,7 @@ final class Walks {
     /// then follow from distances alone, the same both ways.
     private let partHasNoRules: [Bool]
     /// Per stop number, its change time once worked out (`unknownChange`: not yet; −1: none allowed).
-    private var changes: [Int]
+    @exclusivity(unchecked) private var changes: [Int]
     private static let unknownChange = Int.min
     /// Boarding points of each station, by the station's number.
     private var children: [Int: [Int]] = [:]
