@@ -275,17 +275,37 @@ final class JourneySearch {
 
     /// Scans `pattern` from `start` on each service day, riding the earliest catchable run; with
     /// realtime data applied, the runs it may change are ridden one by one as predicted.
+    ///
+    /// Forward, a day is not scanned when the day before was ridden from `start` on and all of
+    /// this day's runs come after all of that day's (as they do unless a pattern's runs span more
+    /// than a day): at every later stop a run of the day before is then already there earlier, so
+    /// no label could improve. Before the destination is reached no bound closes the next day, and
+    /// these scans were about as many as the day's own.
     private func scan(_ pattern: TripPattern, number: Int, part: Int, from start: Int, round: Int, reached: inout [Int]) throws {
         routesScanned += 1
         let applyRealtime = realtime[part]
         let delays = applyRealtime ? timetable.delayRange(part: part) : (earliest: 0, latest: 0)
+        // The service day (noon − 12 h) whose stored runs were ridden from `start` on, if the last
+        // scanned; nil when the day before was not scanned or not ridden from `start`.
+        var riddenFromStart: Int? = nil
         for (dayIndex, day) in days[part].enumerated() {
             // Realtime data may move the day's runs by up to its delays.
             let (earliest, latest) = (pattern.earliestTime + delays.earliest, pattern.latestTime + delays.latest)
-            guard isOpen(earliest, latest, on: day.base) else { continue }
+            guard isOpen(earliest, latest, on: day.base) else {
+                riddenFromStart = nil
+                continue
+            }
             let runs = try timetable.runningRuns(of: pattern, number: number, part: part, on: day.date, realtime: applyRealtime)
             if runs.any, isOpen(pattern.earliestTime, pattern.latestTime, on: day.base) {
-                scanDay(pattern, number: number, running: runs.mask, dayIndex: dayIndex, base: day.base, from: start, round: round, reached: &reached)
+                if direction == .forward, let before = riddenFromStart, before + pattern.latestTime < day.base + pattern.earliestTime {
+                    // Every run of this day is later than every run of the one ridden from `start`.
+                } else {
+                    let fromStart = scanDay(pattern, number: number, running: runs.mask, dayIndex: dayIndex, base: day.base, from: start, round: round,
+                                            reached: &reached)
+                    riddenFromStart = fromStart ? day.base : nil
+                }
+            } else {
+                riddenFromStart = nil
             }
             for run in runs.candidates {
                 // A run's changes are read only when the search could use it, as late or as
@@ -313,15 +333,17 @@ final class JourneySearch {
 
     /// Scans `pattern` (number `number`) on the service day `dayIndex` starting at `base`, from
     /// position `start` in the direction of travel, riding the earliest catchable run of those
-    /// `running` lets run.
+    /// `running` lets run; true when a run was entered at `start` itself.
+    @discardableResult
     private func scanDay(_ pattern: TripPattern, number: Int, running: [Bool], dayIndex: Int, base: Int, from start: Int, round: Int,
-                         reached: inout [Int]) {
+                         reached: inout [Int]) -> Bool {
         let stopNumbers = pattern.stopNumbers
         let count = stopNumbers.count
         let forward = direction == .forward
         var current = -1   // a run index of the pattern, -1: none yet
         var enteredAt = 0
         let bound = self.bound   // no label is set that changes it during a scan
+        var enteredFromStart = false
         let runCount = pattern.runCount
         // The positions in the direction of travel: forward from `start` to the end, backward
         // from `start` down to the first.
@@ -346,8 +368,10 @@ final class JourneySearch {
                current < 0 || (forward ? run < current : run > current) {
                 current = run
                 enteredAt = position
+                if position == start { enteredFromStart = true }
             }
         }
+        return enteredFromStart
     }
 
     /// Whether a run better than `current` (forward: earlier; backward: later) might be entered at
