@@ -17,9 +17,22 @@ final class Walks {
     let timetable: PlannerTimetable
     let maximumDistance: Double
     let speed: Double
-    /// Boarding points by grid cell (about the walk radius across); read for every stop's walks,
-    /// so without dynamic exclusivity checks (nothing holds an access to it across a call).
-    @exclusivity(unchecked) private var grid: [Int: [Int]] = [:]
+    /// Boarding points by grid cell (about the walk radius across), in stop order: one array,
+    /// each cell's stops a range of it, found through `denseCells` when the rows and columns the
+    /// boarding points span are few enough (a city, a region: no hashing, made in one pass),
+    /// else through `sparseCells` by cell key. Made for every process that plans.
+    private let cellStops: [Int]
+    /// Per cell (row − `firstRow`) × `width` + (column − `firstColumn`), where its stops start in
+    /// `cellStops` (one more entry at the end); empty when the cells are kept by key.
+    private let denseCells: [Int32]
+    private let firstRow: Int
+    private let firstColumn: Int
+    private let width: Int
+    private let height: Int
+    /// Per cell key (row × 1,000,003 + column), its stops' range in `cellStops`, when not dense;
+    /// read for every stop's walks, so without dynamic exclusivity checks (nothing holds an
+    /// access to it across a call).
+    @exclusivity(unchecked) private var sparseCells: [Int: (start: Int, end: Int)] = [:]
     private let cellLatitude: Double
     private let cellLongitude: Double
     /// Per stop number, its walks once worked out (nil: not yet).
@@ -62,17 +75,68 @@ final class Walks {
         }
         cellLatitude = max(maximumDistance, 1) / (Geo.earthRadius * .pi / 180)
         cellLongitude = cellLatitude / max(cos(min(largestLatitude, 89) * .pi / 180), 0.01)
+        // A counting sort by cell, stops in order within each: count, place the cells' ranges,
+        // then fill them.
+        var placed: [(row: Int, column: Int, stop: Int)] = []
+        placed.reserveCapacity(timetable.stopCount)
+        var (rows, columns) = ((Int.max, Int.min), (Int.max, Int.min))
         for stop in 0..<timetable.stopCount where timetable.isBoardingPoint(stop) {
             if let parent = timetable.parent(ofStop: stop) { children[parent, default: []].append(stop) }
-            guard let position = timetable.position(ofStop: stop) else { continue }
-            grid[cell(position.latitude, position.longitude), default: []].append(stop)
+            let (latitude, longitude) = (latitudes[stop], longitudes[stop])
+            guard !latitude.isNaN, !longitude.isNaN else { continue }
+            let row = Int((latitude / cellLatitude).rounded(.down)), column = Int((longitude / cellLongitude).rounded(.down))
+            placed.append((row, column, stop))
+            rows = (min(rows.0, row), max(rows.1, row))
+            columns = (min(columns.0, column), max(columns.1, column))
         }
+        var cellStops = [Int](repeating: 0, count: placed.count)
+        let (height, width) = placed.isEmpty ? (0, 0) : (rows.1 - rows.0 + 1, columns.1 - columns.0 + 1)
+        let (area, overflow) = height.multipliedReportingOverflow(by: width)
+        (firstRow, firstColumn) = (rows.0, columns.0)
+        if !placed.isEmpty, !overflow, area <= 8 * placed.count + 4096 {
+            (self.height, self.width) = (height, width)
+            var starts = [Int32](repeating: 0, count: area + 1)
+            for entry in placed { starts[(entry.row - rows.0) * width + (entry.column - columns.0) + 1] += 1 }
+            for index in 0..<area { starts[index + 1] += starts[index] }
+            var next = starts
+            for entry in placed {
+                let index = (entry.row - rows.0) * width + (entry.column - columns.0)
+                cellStops[Int(next[index])] = entry.stop
+                next[index] += 1
+            }
+            denseCells = starts
+        } else {
+            (self.height, self.width) = (0, 0)
+            denseCells = []
+            var cells: [Int: (start: Int, end: Int)] = [:]
+            for entry in placed { cells[entry.row &* 1_000_003 &+ entry.column, default: (0, 0)].end += 1 }
+            var start = 0
+            for index in cells.values.indices {
+                let count = cells.values[index].end
+                cells.values[index] = (start, start)
+                start += count
+            }
+            for entry in placed {
+                let key = entry.row &* 1_000_003 &+ entry.column
+                guard let range = cells[key] else { continue }   // every cell was counted above
+                cellStops[range.end] = entry.stop
+                cells[key] = (range.start, range.end + 1)
+            }
+            sparseCells = cells
+        }
+        self.cellStops = cellStops
     }
 
-    private func cell(_ latitude: Double, _ longitude: Double) -> Int {
-        let row = Int((latitude / cellLatitude).rounded(.down))
-        let column = Int((longitude / cellLongitude).rounded(.down))
-        return row &* 1_000_003 &+ column
+    /// The boarding points in the grid cell at `row`, `column`, in stop order.
+    @inline(__always) private func stops(inRow row: Int, column: Int) -> ArraySlice<Int> {
+        if !denseCells.isEmpty {
+            let (r, c) = (row - firstRow, column - firstColumn)
+            guard r >= 0, r < height, c >= 0, c < width else { return [] }
+            let index = r * width + c
+            return cellStops[Int(denseCells[index])..<Int(denseCells[index + 1])]
+        }
+        guard let range = sparseCells[row &* 1_000_003 &+ column] else { return [] }
+        return cellStops[range.start..<range.end]
     }
 
     /// The boarding points within the walk radius of a position, with their distances.
@@ -82,7 +146,7 @@ final class Walks {
         var found: [(stop: Int, metres: Double)] = []
         for dr in -1...1 {
             for dc in -1...1 {
-                for stop in grid[(row + dr) &* 1_000_003 &+ (column + dc)] ?? [] {
+                for stop in stops(inRow: row + dr, column: column + dc) {
                     guard let position = timetable.position(ofStop: stop) else { continue }
                     let distance = Geo.distance(latitude, longitude, position.latitude, position.longitude)
                     if distance <= maximumDistance { found.append((stop, distance)) }
@@ -104,8 +168,7 @@ final class Walks {
         var found: [(stop: Int, metres: Double)] = []
         for dr in -1...1 {
             for dc in -1...1 {
-                guard let cell = grid[(row + dr) &* 1_000_003 &+ (column + dc)] else { continue }
-                for other in cell where other != stop {
+                for other in stops(inRow: row + dr, column: column + dc) where other != stop {
                     let (otherLatitude, otherLongitude) = (latitudes[other], longitudes[other])
                     // Geo.distance(latitude, longitude, otherLatitude, otherLongitude), term by term.
                     let Δφ = (otherLatitude - latitude) * .pi / 180, Δλ = (otherLongitude - longitude) * .pi / 180
