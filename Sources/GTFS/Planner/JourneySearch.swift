@@ -63,7 +63,11 @@ final class JourneySearch {
     /// Per feed part, whether its stored realtime data applies.
     let realtime: [Bool]
     /// Labels not below this (engine time) are not kept: the destination's best so far, or a bound.
-    var bound: Int
+    ///
+    /// This and the other properties a search writes as it goes are read and written without
+    /// Swift's dynamic exclusivity checks (`@exclusivity(unchecked)`: nothing holds an access to
+    /// them across a call): the checks were a tenth of a question's instructions.
+    @exclusivity(unchecked) var bound: Int
 
     /// Labels, parents and bests, reused from search to search.
     let memory: SearchMemory
@@ -81,16 +85,16 @@ final class JourneySearch {
     private let patternStart: Slab<Int32>
     private let rounds: Int
     /// Per round, the best target label so far (with fewer rides included).
-    private(set) var arrivals: [Arrival?] = []
+    @exclusivity(unchecked) private(set) var arrivals: [Arrival?] = []
     /// Per target stop, the walk from it to the point the search ends at (nil: none).
     private(set) var targetWalk: [Int: (seconds: Int, metres: Int)?] = [:]
     /// Per source stop reached by walking from the point the search starts at, that walk.
     private(set) var sourceWalk: [Int: (seconds: Int, metres: Int)] = [:]
     /// The earliest source label (engine time): nothing before it is of use.
-    private var searchStart = Int.min
+    @exclusivity(unchecked) private var searchStart = Int.min
     /// Counters for `--explain`.
-    private(set) var routesScanned = 0
-    private(set) var labelsImproved = 0
+    @exclusivity(unchecked) private(set) var routesScanned = 0
+    @exclusivity(unchecked) private(set) var labelsImproved = 0
 
     static let unreached = Int.max / 4
 
@@ -220,7 +224,7 @@ final class JourneySearch {
             }
             var reached: [Int] = []
             for (stop, limit) in thresholds { enterLimit[stop] = min(enterLimit[stop], limit) }
-            touchedPatterns.sort()
+            orderByNumber(&touchedPatterns)
             for number in touchedPatterns {
                 let start = Int(patternStart[number])
                 patternStart[number] = -1
@@ -240,6 +244,19 @@ final class JourneySearch {
             recordArrival(round: round)
             thresholds = enterThresholds(round: round, stops: reached + walked)
         }
+    }
+
+    /// Puts the patterns a round touched in number order (the order they are scanned in): when
+    /// they are more than a sixteenth of all, by reading the marks of every pattern in order (a
+    /// stable sort of a thousand numbers cost ~35 times as much), else by sorting them.
+    private func orderByNumber(_ touched: inout [Int]) {
+        let count = timetable.patterns.count
+        guard touched.count * 16 > count else {
+            touched.sort()
+            return
+        }
+        touched.removeAll(keepingCapacity: true)
+        for number in 0..<count where patternStart[number] >= 0 { touched.append(number) }
     }
 
     /// The walks a label at `stop` may take: forward leaving it, backward arriving at it.
@@ -271,17 +288,37 @@ final class JourneySearch {
 
     /// Scans `pattern` from `start` on each service day, riding the earliest catchable run; with
     /// realtime data applied, the runs it may change are ridden one by one as predicted.
+    ///
+    /// Forward, a day is not scanned when the day before was ridden from `start` on and all of
+    /// this day's runs come after all of that day's (as they do unless a pattern's runs span more
+    /// than a day): at every later stop a run of the day before is then already there earlier, so
+    /// no label could improve. Before the destination is reached no bound closes the next day, and
+    /// these scans were about as many as the day's own.
     private func scan(_ pattern: TripPattern, number: Int, part: Int, from start: Int, round: Int, reached: inout [Int]) throws {
         routesScanned += 1
         let applyRealtime = realtime[part]
         let delays = applyRealtime ? timetable.delayRange(part: part) : (earliest: 0, latest: 0)
+        // The service day (noon − 12 h) whose stored runs were ridden from `start` on, if the last
+        // scanned; nil when the day before was not scanned or not ridden from `start`.
+        var riddenFromStart: Int? = nil
         for (dayIndex, day) in days[part].enumerated() {
             // Realtime data may move the day's runs by up to its delays.
             let (earliest, latest) = (pattern.earliestTime + delays.earliest, pattern.latestTime + delays.latest)
-            guard isOpen(earliest, latest, on: day.base) else { continue }
+            guard isOpen(earliest, latest, on: day.base) else {
+                riddenFromStart = nil
+                continue
+            }
             let runs = try timetable.runningRuns(of: pattern, number: number, part: part, on: day.date, realtime: applyRealtime)
             if runs.any, isOpen(pattern.earliestTime, pattern.latestTime, on: day.base) {
-                scanDay(pattern, number: number, running: runs.mask, dayIndex: dayIndex, base: day.base, from: start, round: round, reached: &reached)
+                if direction == .forward, let before = riddenFromStart, before + pattern.latestTime < day.base + pattern.earliestTime {
+                    // Every run of this day is later than every run of the one ridden from `start`.
+                } else {
+                    let fromStart = scanDay(pattern, number: number, running: runs.mask, dayIndex: dayIndex, base: day.base, from: start, round: round,
+                                            reached: &reached)
+                    riddenFromStart = fromStart ? day.base : nil
+                }
+            } else {
+                riddenFromStart = nil
             }
             for run in runs.candidates {
                 // A run's changes are read only when the search could use it, as late or as
@@ -309,14 +346,18 @@ final class JourneySearch {
 
     /// Scans `pattern` (number `number`) on the service day `dayIndex` starting at `base`, from
     /// position `start` in the direction of travel, riding the earliest catchable run of those
-    /// `running` lets run.
+    /// `running` lets run; true when a run was entered at `start` itself.
+    @discardableResult
     private func scanDay(_ pattern: TripPattern, number: Int, running: [Bool], dayIndex: Int, base: Int, from start: Int, round: Int,
-                         reached: inout [Int]) {
+                         reached: inout [Int]) -> Bool {
         let stopNumbers = pattern.stopNumbers
         let count = stopNumbers.count
         let forward = direction == .forward
         var current = -1   // a run index of the pattern, -1: none yet
         var enteredAt = 0
+        let bound = self.bound   // no label is set that changes it during a scan
+        var enteredFromStart = false
+        let runCount = pattern.runCount
         // The positions in the direction of travel: forward from `start` to the end, backward
         // from `start` down to the first.
         var position = start
@@ -335,11 +376,28 @@ final class JourneySearch {
             }
             let limit = enterLimit[stop]
             if limit < JourneySearch.unreached, forward ? pattern.canBoard(at: position) : pattern.canAlight(at: position),
+               canImprove(pattern, on: current, runCount: runCount, at: position, limit: limit, base: base),
                let run = catchableRun(pattern, at: position, limit: limit, base: base, running: running),
                current < 0 || (forward ? run < current : run > current) {
                 current = run
                 enteredAt = position
+                if position == start { enteredFromStart = true }
             }
+        }
+        return enteredFromStart
+    }
+
+    /// Whether a run better than `current` (forward: earlier; backward: later) might be entered at
+    /// `position` at or after engine time `limit`: none when the run next to it in that direction
+    /// cannot (runs never overtake one another, so no run beyond it can either). Saves the binary
+    /// search at most of the stops a ridden run passes.
+    @inline(__always)
+    private func canImprove(_ pattern: TripPattern, on current: Int, runCount: Int, at position: Int, limit: Int, base: Int) -> Bool {
+        guard current >= 0 else { return true }
+        if direction == .forward {
+            return current > 0 && pattern.departure(run: current - 1, at: position) >= limit - base
+        } else {
+            return current + 1 < runCount && pattern.arrival(run: current + 1, at: position) <= -limit - base
         }
     }
 
@@ -398,9 +456,10 @@ final class SearchMemory {
     let enterLimit: Slab<Int>
     /// Per pattern number, the position a round starts scanning it at (−1: not marked).
     let patternStart: Slab<Int32>
-    /// Round cells (round × stops + stop) and stops written since the last reset.
-    var dirtyCells: [Int] = []
-    var dirtyStops: [Int] = []
+    /// Round cells (round × stops + stop) and stops written since the last reset (appended to
+    /// without dynamic exclusivity checks, as `JourneySearch.bound`).
+    @exclusivity(unchecked) var dirtyCells: [Int] = []
+    @exclusivity(unchecked) var dirtyStops: [Int] = []
 
     init(stopCount: Int, patternCount: Int) {
         self.stopCount = stopCount

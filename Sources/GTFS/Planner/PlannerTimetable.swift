@@ -36,8 +36,9 @@ final class PlannerTimetable {
     let database: Database
     let parts: [FeedPart]
     let stopCount: Int
-    /// Patterns across the feeds, read on first use.
-    private(set) var patterns: [TripPattern?]
+    /// Patterns across the feeds, read on first use (looked up by every scan, so without dynamic
+    /// exclusivity checks: nothing holds an access to them across a call).
+    @exclusivity(unchecked) private(set) var patterns: [TripPattern?]
     /// Runs as realtime data predicts them, each a pattern of one run, numbered after `patterns`
     /// as they are made, with their feed parts.
     private var predictedRuns: [(pattern: TripPattern, part: Int)] = []
@@ -61,7 +62,29 @@ final class PlannerTimetable {
     private(set) var readSeconds = 0.0
     private var reads: [(patterns: Int, seconds: Double, lastID: Int)] = []
     /// The services running on a date, by feed index and yyyymmdd.
-    private var services: [Int: Set<Int>] = [:]
+    private var services: [Int: RunningServices] = [:]
+
+    /// The services running on one date: a mask over the range of their keys (a feed's keys are
+    /// its row numbers, so the range is about as long as the feed's services), so that each run's
+    /// service is one load, not one hash.
+    struct RunningServices {
+        /// The smallest key running, and per key from it whether it runs.
+        let first: Int
+        let mask: [Bool]
+
+        init(_ keys: Set<Int>) {
+            first = keys.min() ?? 0
+            var mask = [Bool](repeating: false, count: keys.isEmpty ? 0 : keys.max()! - first + 1)
+            for key in keys { mask[key - first] = true }
+            self.mask = mask
+        }
+
+        /// Whether the service keyed `key` runs that day.
+        @inline(__always) func contains(_ key: Int) -> Bool {
+            let slot = key - first
+            return slot >= 0 && slot < mask.count && mask[slot]
+        }
+    }
 
     /// Loads the stop indexes of `feeds` from `database`; throws `TransitError.noPlannerTimetable`
     /// when a feed was imported before the planner's timetable existed. `realtime` holds the
@@ -302,7 +325,7 @@ final class PlannerTimetable {
     }
 
     /// The services of feed part `part` running on `date`.
-    func services(part: Int, on date: ServiceDate) throws -> Set<Int> {
+    func services(part: Int, on date: ServiceDate) throws -> RunningServices {
         let key = part << 32 | date.yyyymmdd
         if let found = services[key] { return found }
         let feed = parts[part].feed
@@ -313,7 +336,8 @@ final class PlannerTimetable {
         var found = Set<Int>()
         let prepared = SQLGenerator.prepare(query)
         try database.forEachRow(prepared) { found.insert($0.int(0)) }
-        services[key] = found
-        return found
+        let running = RunningServices(found)
+        services[key] = running
+        return running
     }
 }

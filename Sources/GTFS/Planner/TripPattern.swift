@@ -31,11 +31,13 @@ public final class TripPattern: @unchecked Sendable {
     private let byteCount: Int
     private let arrivalsOffset: Int
     private let departuresOffset: Int
-    /// The stops as the timetable numbers them, set when it reads the pattern.
-    var stopNumbers: [Int] = []
+    /// The stops as the timetable numbers them, set when it reads the pattern (read at every
+    /// scan, so without dynamic exclusivity checks: nothing holds an access to it across a call).
+    @exclusivity(unchecked) var stopNumbers: [Int] = []
     /// Which runs run on each service date a search asked for (yyyymmdd), on the timetable or
     /// with realtime data applied, kept for the process.
-    var runningRuns: [(date: Int, realtime: Bool, runs: RunningRuns)] = []
+    /// (Looked up at every scan, so without dynamic exclusivity checks, as `stopNumbers`.)
+    @exclusivity(unchecked) var runningRuns: [(date: Int, realtime: Bool, runs: RunningRuns)] = []
     /// True for a run as realtime data predicts it (`PlannerRealtime`): its rides say so.
     var isRealtime = false
 

@@ -17,15 +17,39 @@ final class Walks {
     let timetable: PlannerTimetable
     let maximumDistance: Double
     let speed: Double
-    /// Boarding points by grid cell (about the walk radius across).
-    private var grid: [Int: [Int]] = [:]
+    /// Boarding points by grid cell (about the walk radius across), in stop order: one array,
+    /// each cell's stops a range of it, found through `denseCells` when the rows and columns the
+    /// boarding points span are few enough (a city, a region: no hashing, made in one pass),
+    /// else through `sparseCells` by cell key. Made for every process that plans.
+    private let cellStops: [Int]
+    /// Per cell (row − `firstRow`) × `width` + (column − `firstColumn`), where its stops start in
+    /// `cellStops` (one more entry at the end); empty when the cells are kept by key.
+    private let denseCells: [Int32]
+    private let firstRow: Int
+    private let firstColumn: Int
+    private let width: Int
+    private let height: Int
+    /// Per cell key (row × 1,000,003 + column), its stops' range in `cellStops`, when not dense;
+    /// read for every stop's walks, so without dynamic exclusivity checks (nothing holds an
+    /// access to it across a call).
+    @exclusivity(unchecked) private var sparseCells: [Int: (start: Int, end: Int)] = [:]
     private let cellLatitude: Double
     private let cellLongitude: Double
     /// Per stop number, its walks once worked out (nil: not yet).
-    private var outgoing: [[(stop: Int, seconds: Int)]?]
-    private var incoming: [[(stop: Int, seconds: Int)]?]
+    private let outgoing: Slab<[(stop: Int, seconds: Int)]?>
+    private let incoming: Slab<[(stop: Int, seconds: Int)]?>
+    /// Per stop number, its position in degrees (NaN when the feed gives none), read once from
+    /// the stop index so that measuring a walk is a plain load.
+    private let latitudes: Slab<Double>
+    private let longitudes: Slab<Double>
+    /// Per stop number, the cosine of its latitude once worked out (NaN: not yet): each stop's
+    /// cosine is computed once, not once for every pair it is measured in.
+    private let cosines: Slab<Double>
+    /// Per feed part, whether it has no transfers.txt rule the planner applies: its stops' walks
+    /// then follow from distances alone, the same both ways.
+    private let partHasNoRules: [Bool]
     /// Per stop number, its change time once worked out (`unknownChange`: not yet; −1: none allowed).
-    private var changes: [Int]
+    @exclusivity(unchecked) private var changes: [Int]
     private static let unknownChange = Int.min
     /// Boarding points of each station, by the station's number.
     private var children: [Int: [Int]] = [:]
@@ -34,36 +58,95 @@ final class Walks {
         self.timetable = timetable
         self.maximumDistance = maximumDistance
         self.speed = speed
-        outgoing = [[(stop: Int, seconds: Int)]?](repeating: nil, count: timetable.stopCount)
-        incoming = outgoing
+        outgoing = Slab(count: timetable.stopCount, fill: nil)
+        incoming = Slab(count: timetable.stopCount, fill: nil)
+        latitudes = Slab(count: timetable.stopCount, fill: .nan)
+        longitudes = Slab(count: timetable.stopCount, fill: .nan)
+        cosines = Slab(count: timetable.stopCount, fill: .nan)
+        partHasNoRules = timetable.parts.map { $0.transfersFrom.isEmpty && $0.transfersTo.isEmpty }
         changes = [Int](repeating: Walks.unknownChange, count: timetable.stopCount)
         var largestLatitude = 0.0
         for stop in 0..<timetable.stopCount {
-            if let position = timetable.position(ofStop: stop) { largestLatitude = max(largestLatitude, abs(position.latitude)) }
+            if let position = timetable.position(ofStop: stop) {
+                largestLatitude = max(largestLatitude, abs(position.latitude))
+                latitudes[stop] = position.latitude
+                longitudes[stop] = position.longitude
+            }
         }
         cellLatitude = max(maximumDistance, 1) / (Geo.earthRadius * .pi / 180)
         cellLongitude = cellLatitude / max(cos(min(largestLatitude, 89) * .pi / 180), 0.01)
+        // A counting sort by cell, stops in order within each: count, place the cells' ranges,
+        // then fill them.
+        var placed: [(row: Int, column: Int, stop: Int)] = []
+        placed.reserveCapacity(timetable.stopCount)
+        var (rows, columns) = ((Int.max, Int.min), (Int.max, Int.min))
         for stop in 0..<timetable.stopCount where timetable.isBoardingPoint(stop) {
             if let parent = timetable.parent(ofStop: stop) { children[parent, default: []].append(stop) }
-            guard let position = timetable.position(ofStop: stop) else { continue }
-            grid[cell(position.latitude, position.longitude), default: []].append(stop)
+            let (latitude, longitude) = (latitudes[stop], longitudes[stop])
+            guard !latitude.isNaN, !longitude.isNaN else { continue }
+            let row = Int((latitude / cellLatitude).rounded(.down)), column = Int((longitude / cellLongitude).rounded(.down))
+            placed.append((row, column, stop))
+            rows = (min(rows.0, row), max(rows.1, row))
+            columns = (min(columns.0, column), max(columns.1, column))
         }
+        var cellStops = [Int](repeating: 0, count: placed.count)
+        let (height, width) = placed.isEmpty ? (0, 0) : (rows.1 - rows.0 + 1, columns.1 - columns.0 + 1)
+        let (area, overflow) = height.multipliedReportingOverflow(by: width)
+        (firstRow, firstColumn) = (rows.0, columns.0)
+        if !placed.isEmpty, !overflow, area <= 8 * placed.count + 4096 {
+            (self.height, self.width) = (height, width)
+            var starts = [Int32](repeating: 0, count: area + 1)
+            for entry in placed { starts[(entry.row - rows.0) * width + (entry.column - columns.0) + 1] += 1 }
+            for index in 0..<area { starts[index + 1] += starts[index] }
+            var next = starts
+            for entry in placed {
+                let index = (entry.row - rows.0) * width + (entry.column - columns.0)
+                cellStops[Int(next[index])] = entry.stop
+                next[index] += 1
+            }
+            denseCells = starts
+        } else {
+            (self.height, self.width) = (0, 0)
+            denseCells = []
+            var cells: [Int: (start: Int, end: Int)] = [:]
+            for entry in placed { cells[entry.row &* 1_000_003 &+ entry.column, default: (0, 0)].end += 1 }
+            var start = 0
+            for index in cells.values.indices {
+                let count = cells.values[index].end
+                cells.values[index] = (start, start)
+                start += count
+            }
+            for entry in placed {
+                let key = entry.row &* 1_000_003 &+ entry.column
+                guard let range = cells[key] else { continue }   // every cell was counted above
+                cellStops[range.end] = entry.stop
+                cells[key] = (range.start, range.end + 1)
+            }
+            sparseCells = cells
+        }
+        self.cellStops = cellStops
     }
 
-    private func cell(_ latitude: Double, _ longitude: Double) -> Int {
-        let row = Int((latitude / cellLatitude).rounded(.down))
-        let column = Int((longitude / cellLongitude).rounded(.down))
-        return row &* 1_000_003 &+ column
+    /// The boarding points in the grid cell at `row`, `column`, in stop order.
+    @inline(__always) private func stops(inRow row: Int, column: Int) -> ArraySlice<Int> {
+        if !denseCells.isEmpty {
+            let (r, c) = (row - firstRow, column - firstColumn)
+            guard r >= 0, r < height, c >= 0, c < width else { return [] }
+            let index = r * width + c
+            return cellStops[Int(denseCells[index])..<Int(denseCells[index + 1])]
+        }
+        guard let range = sparseCells[row &* 1_000_003 &+ column] else { return [] }
+        return cellStops[range.start..<range.end]
     }
 
     /// The boarding points within the walk radius of a position, with their distances.
     func boardingPoints(near latitude: Double, _ longitude: Double) -> [(stop: Int, metres: Double)] {
         let row = Int((latitude / cellLatitude).rounded(.down))
         let column = Int((longitude / cellLongitude).rounded(.down))
-        var found: [(Int, Double)] = []
+        var found: [(stop: Int, metres: Double)] = []
         for dr in -1...1 {
             for dc in -1...1 {
-                for stop in grid[(row + dr) &* 1_000_003 &+ (column + dc)] ?? [] {
+                for stop in stops(inRow: row + dr, column: column + dc) {
                     guard let position = timetable.position(ofStop: stop) else { continue }
                     let distance = Geo.distance(latitude, longitude, position.latitude, position.longitude)
                     if distance <= maximumDistance { found.append((stop, distance)) }
@@ -71,6 +154,42 @@ final class Walks {
             }
         }
         return found
+    }
+
+    /// The boarding points other than `stop` within the walk radius of it, with their distances,
+    /// by stop number: the same distances as `Geo.distance` from `stop`'s position (the same
+    /// operations in the same order), with each stop's latitude cosine computed once.
+    private func boardingPoints(nearStop stop: Int) -> [(stop: Int, metres: Double)] {
+        let (latitude, longitude) = (latitudes[stop], longitudes[stop])
+        guard !latitude.isNaN, !longitude.isNaN else { return [] }
+        let row = Int((latitude / cellLatitude).rounded(.down))
+        let column = Int((longitude / cellLongitude).rounded(.down))
+        let cosine = self.cosine(stop)
+        var found: [(stop: Int, metres: Double)] = []
+        for dr in -1...1 {
+            for dc in -1...1 {
+                for other in stops(inRow: row + dr, column: column + dc) where other != stop {
+                    let (otherLatitude, otherLongitude) = (latitudes[other], longitudes[other])
+                    // Geo.distance(latitude, longitude, otherLatitude, otherLongitude), term by term.
+                    let Δφ = (otherLatitude - latitude) * .pi / 180, Δλ = (otherLongitude - longitude) * .pi / 180
+                    let sinΔφ = sin(Δφ / 2), sinΔλ = sin(Δλ / 2)
+                    let a = sinΔφ * sinΔφ + cosine * self.cosine(other) * sinΔλ * sinΔλ
+                    let distance = 2 * Geo.earthRadius * asin(min(1, sqrt(a)))
+                    if distance <= maximumDistance { found.append((other, distance)) }
+                }
+            }
+        }
+        found.sort { $0.stop < $1.stop }
+        return found
+    }
+
+    /// The cosine of stop `stop`'s latitude (as `Geo.distance` computes it), worked out once.
+    @inline(__always) private func cosine(_ stop: Int) -> Double {
+        let known = cosines[stop]
+        if !known.isNaN { return known }
+        let value = cos(latitudes[stop] * .pi / 180)
+        cosines[stop] = value
+        return value
     }
 
     /// Seconds to walk `metres`.
@@ -128,13 +247,14 @@ final class Walks {
     /// The walks leaving `stop` (towards other boarding points), with their seconds.
     func walks(from stop: Int) -> [(stop: Int, seconds: Int)] {
         if let known = outgoing[stop] { return known }
+        if partHasNoRules[timetable.part(ofStop: stop)] { return distanceWalks(stop) }
         var candidates = Set(near(stop))
         let part = timetable.parts[timetable.part(ofStop: stop)]
         for key in [timetable.key(ofStop: stop), timetable.parent(ofStop: stop).map(timetable.key(ofStop:))] {
             guard let key else { continue }
             for rule in part.transfersFrom[key] ?? [] { candidates.formUnion(boardingPoints(ofKey: rule.to)) }
         }
-        let found = candidates.sorted().compactMap { other in walk(from: stop, to: other).map { (other, $0) } }
+        let found: [(stop: Int, seconds: Int)] = candidates.sorted().compactMap { other in walk(from: stop, to: other).map { (other, $0) } }
         outgoing[stop] = found
         return found
     }
@@ -142,13 +262,25 @@ final class Walks {
     /// The walks arriving at `stop` (from other boarding points), with their seconds.
     func walks(to stop: Int) -> [(stop: Int, seconds: Int)] {
         if let known = incoming[stop] { return known }
+        if partHasNoRules[timetable.part(ofStop: stop)] { return distanceWalks(stop) }
         var candidates = Set(near(stop))
         let part = timetable.parts[timetable.part(ofStop: stop)]
         for key in [timetable.key(ofStop: stop), timetable.parent(ofStop: stop).map(timetable.key(ofStop:))] {
             guard let key else { continue }
             for rule in part.transfersTo[key] ?? [] { candidates.formUnion(boardingPoints(ofKey: rule.from)) }
         }
-        let found = candidates.sorted().compactMap { other in walk(from: other, to: stop).map { (other, $0) } }
+        let found: [(stop: Int, seconds: Int)] = candidates.sorted().compactMap { other in walk(from: other, to: stop).map { (other, $0) } }
+        incoming[stop] = found
+        return found
+    }
+
+    /// The walks of a stop whose feed part has no transfers.txt rule: to and from every boarding
+    /// point within the radius, by distance. A rule applies only between stops of one part, so
+    /// none applies to them, and a distance is the same both ways: the walks leaving the stop
+    /// and those arriving at it are one list, kept for both.
+    private func distanceWalks(_ stop: Int) -> [(stop: Int, seconds: Int)] {
+        let found = boardingPoints(nearStop: stop).map { (stop: $0.stop, seconds: seconds(forMetres: $0.metres)) }
+        outgoing[stop] = found
         incoming[stop] = found
         return found
     }
