@@ -167,4 +167,23 @@ final class ResultTypeTests: XCTestCase {
             XCTAssertEqual(try fixture.database.count(Query(table: "pair")), 9, "background \(background)")
         }
     }
+
+    func testBatchInsertFailsAtABrokenKeyWithoutAStatementJournal() throws {
+        let table = TableDefinition("pair", columns: [.init("a", .integer), .init("b", .text)], primaryKey: ["a"], withoutRowID: true)
+        // OR FAIL: SQLite keeps no statement journal for a multi-row insert; the caller rolls back.
+        XCTAssertEqual(table.insertSQL(orFail: true, rows: 2), #"INSERT OR FAIL INTO "pair" ("a", "b") VALUES (?, ?), (?, ?)"#)
+        try fixture.database.execute(table.sql)
+        let insert = try BatchInsert(fixture.database, into: table, rowsPerStatement: 4)
+        XCTAssertThrowsError(try {
+            for index in [1, 2, 3, 4, 5, 5, 7, 8] {
+                insert.set(0, integer: Int64(index))
+                insert.set(1, text: "row \(index)")
+                try insert.endRow()
+            }
+            try insert.finish()
+        }()) { error in
+            XCTAssertEqual((error as? DatabaseError).map { $0.code & 0xFF }, 19, "SQLITE_CONSTRAINT")
+        }
+        insert.cancel()
+    }
 }

@@ -13,6 +13,13 @@ import Glibc
 /// thread while the caller fills the next one, so parsing and SQLite share the two cores; at most
 /// three blocks exist, so memory stays bounded. The connection must not be used by anyone else
 /// until `finish()` or `cancel()` returns.
+///
+/// Without `orIgnore`, a row that breaks a constraint stops the insert with the error, and the rows
+/// before it stay (`INSERT OR FAIL`): the caller rolls its transaction back. A plain `INSERT` of
+/// several rows would make SQLite copy every page the statement touches to a statement journal
+/// first, so that it could undo that statement alone; loading trips beside other feeds, that
+/// journal spilled to a temporary file and took 295 MB of writes
+/// ([statement journals](https://sqlite.org/tempfiles.html#statement_journals)).
 public final class BatchInsert {
     fileprivate enum Value {
         case null
@@ -62,7 +69,7 @@ public final class BatchInsert {
         self.columnCount = self.columns.count
         self.rowsPerStatement = rowsPerStatement
         self.rowsPerBlock = background ? rowsPerStatement * 64 : rowsPerStatement
-        fullStatement = try database.makeStatement(table.insertSQL(columns: self.columns, orIgnore: orIgnore, rows: rowsPerStatement))
+        fullStatement = try database.makeStatement(table.insertSQL(columns: self.columns, orIgnore: orIgnore, orFail: !orIgnore, rows: rowsPerStatement))
         current = Block(capacity: self.columnCount * rowsPerBlock)
         if background {
             let capacity = self.columnCount * rowsPerBlock
@@ -157,7 +164,7 @@ public final class BatchInsert {
                 let count = min(rowsPerStatement, block.rows - first)
                 let statement = count == rowsPerStatement
                     ? fullStatement
-                    : try database.makeStatement(table.insertSQL(columns: columns, orIgnore: orIgnore, rows: count))
+                    : try database.makeStatement(table.insertSQL(columns: columns, orIgnore: orIgnore, orFail: !orIgnore, rows: count))
                 let base = first * columnCount
                 for index in 0..<(count * columnCount) {
                     let position = Int32(index + 1)

@@ -81,10 +81,13 @@ public struct TableDefinition: Sendable {
     /// An `INSERT` of every column but the `INTEGER PRIMARY KEY` (which SQLite assigns),
     /// or of `columns` when given; `OR IGNORE` skips rows that break a unique key.
     /// With `rows` above 1, one statement inserts that many rows (`VALUES (…), (…)`).
-    public func insertSQL(columns chosen: [String]? = nil, orIgnore: Bool = false, rows: Int = 1) -> String {
+    /// `OR FAIL` (`orFail`) stops at a row that breaks a constraint but keeps the rows the statement
+    /// inserted before it, so SQLite keeps no statement journal (see `BatchInsert`).
+    public func insertSQL(columns chosen: [String]? = nil, orIgnore: Bool = false, orFail: Bool = false, rows: Int = 1) -> String {
         let names = chosen ?? columns.filter { !($0.primaryKey && $0.type == .integer) }.map(\.name)
         let row = "(" + Array(repeating: "?", count: names.count).joined(separator: ", ") + ")"
-        return (orIgnore ? "INSERT OR IGNORE INTO " : "INSERT INTO ") + SQLGenerator.quote(name)
+        let verb = orIgnore ? "INSERT OR IGNORE INTO " : orFail ? "INSERT OR FAIL INTO " : "INSERT INTO "
+        return verb + SQLGenerator.quote(name)
             + " (" + names.map(SQLGenerator.quote).joined(separator: ", ") + ") VALUES "
             + Array(repeating: row, count: max(rows, 1)).joined(separator: ", ")
     }

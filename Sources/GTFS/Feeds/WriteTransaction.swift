@@ -13,8 +13,9 @@ import Glibc
 /// After the commit the log is checkpointed and the database returned to rest (when a query still
 /// has it open, it stays in WAL mode until the next change; queries read it either way).
 enum WriteTransaction {
-    /// Runs `body` in one write transaction on the database at `path`.
-    static func run(path: String, _ body: (Database) throws -> Void) throws {
+    /// Runs `body` in one write transaction on the database at `path`; `timed` (when given) is told
+    /// how long the commit and the return to rest (checkpoint, journal switch) took.
+    static func run(path: String, timed: ((String, Double) -> Void)? = nil, _ body: (Database) throws -> Void) throws {
         let database = try Database(path: path, mode: .readWrite)
         // With a file-size limit (ulimit -f), fail the write with EFBIG and roll back instead of dying.
         signal(SIGXFSZ, SIG_IGN)
@@ -37,14 +38,18 @@ enum WriteTransaction {
             database.stopInterruptingOnSignals()
             database.clearStatementCache()
             // Back to rest; when queries still read it (for more than 2 s), it stays in WAL mode.
+            let start = monotonicSeconds()
             try? switchJournal(of: database, to: "DELETE", trying: 20, path: path)
+            timed?("back to rest (checkpoint)", monotonicSeconds() - start)
         }
         do {
             // Added to the layout after the first version-2 databases were written.
             try database.execute(Schema.feedDownloads.sqlIfNotExists)
             try body(database)
             try Interrupted.check()
+            let start = monotonicSeconds()
             try database.execute("COMMIT")
+            timed?("commit", monotonicSeconds() - start)
         } catch {
             try? database.execute("ROLLBACK")
             if Database.receivedSignal != 0 { throw Interrupted(signal: Database.receivedSignal) }

@@ -128,7 +128,7 @@ public final class Importer {
             }
             database.clearStatementCache()
             database = nil
-            try file.commit()
+            try phase("sync and rename") { try file.commit() }
         } catch {
             database = nil
             file.abandon()
@@ -140,7 +140,7 @@ public final class Importer {
     /// transaction (`WriteTransaction`): the other feeds are not touched.
     private func addInPlace() throws {
         defer { database = nil }
-        try WriteTransaction.run(path: databasePath) { database in
+        try WriteTransaction.run(path: databasePath, timed: { self.report.phases.append(($0, $1)) }) { database in
             self.database = database
             report.otherFeeds = try database.count(FetchRequest<Feed>().filter(Feed.column(Feed.columns.name) != feedName))
             if let existing = try FeedCatalog.key(ofFeedNamed: feedName, in: database) {
