@@ -114,6 +114,7 @@ bench-list: build
 # and the query benchmarks with and without the other feeds.
 bench-feeds: build
 	scripts/bench-feeds.sh
+	scripts/bench-add.sh
 
 # Thousands of questions in one process (`--input`): questions per second and peak memory.
 bench-batch: build
