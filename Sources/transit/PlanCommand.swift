@@ -315,3 +315,100 @@ private extension Substring {
     /// The text without its last newline.
     var trimmingNewline: Substring { last == "\n" ? dropLast() : self }
 }
+
+extension JourneyOptionGroup: DirectlyReadableOptions {
+    static func withDefaults() -> JourneyOptionGroup {
+        var options = JourneyOptionGroup()
+        options.maxRides = 5
+        options.maxWalk = 500
+        options.walkSpeed = 1.33
+        options.maxAge = 30
+        options.noRealtime = false
+        return options
+    }
+
+    mutating func read(option name: Substring, from line: inout DirectCommandLine) -> Bool? {
+        switch name {
+        case "max-rides": line.set(&maxRides, negativeNumbers: true)
+        case "max-walk": line.set(&maxWalk, negativeNumbers: true)
+        case "walk-speed": line.set(&walkSpeed, negativeNumbers: true)
+        case "max-age": line.set(&maxAge, negativeNumbers: true)
+        case "no-realtime": line.setFlag(&noRealtime)
+        default: nil
+        }
+    }
+}
+
+extension PlanCommand: DirectlyReadableCommand {
+    static func withDefaults() -> PlanCommand {
+        var command = PlanCommand()
+        command.places = []
+        command.at = nil
+        command.arriveBy = nil
+        command.journey = .withDefaults()
+        command.batch = .withDefaults()
+        command.options = .withDefaults()
+        return command
+    }
+
+    mutating func read(option name: Substring, from line: inout DirectCommandLine) -> Bool? {
+        switch name {
+        case "at": line.set(&at)
+        case "arrive-by": line.set(&arriveBy)
+        default: journey.read(option: name, from: &line) ?? batch.read(option: name, from: &line) ?? options.read(option: name, from: &line)
+        }
+    }
+
+    /// FROM and TO (none with `--input`); `LAT,LON` may begin with a minus.
+    static var positionalArguments: ClosedRange<Int> { 0...2 }
+
+    static var takesNegativeNumbers: Bool { true }
+
+    mutating func read(argument: String) {
+        places.append(argument)
+    }
+
+    mutating func validateAll() throws {
+        try journey.validateAll()
+        try batch.validateAll()
+        try options.validateAll()
+        try validate()
+    }
+}
+
+extension ReachCommand: DirectlyReadableCommand {
+    static func withDefaults() -> ReachCommand {
+        var command = ReachCommand()
+        command.places = []
+        command.at = nil
+        command.within = 30
+        command.journey = .withDefaults()
+        command.batch = .withDefaults()
+        command.options = .withDefaults()
+        return command
+    }
+
+    mutating func read(option name: Substring, from line: inout DirectCommandLine) -> Bool? {
+        switch name {
+        case "at": line.set(&at)
+        case "within": line.set(&within, negativeNumbers: true)
+        default: journey.read(option: name, from: &line) ?? batch.read(option: name, from: &line) ?? options.read(option: name, from: &line)
+        }
+    }
+
+    /// FROM (none with `--input`); `LAT,LON` may begin with a minus.
+    static var positionalArguments: ClosedRange<Int> { 0...1 }
+
+    static var takesNegativeNumbers: Bool { true }
+
+    mutating func read(argument: String) {
+        places.append(argument)
+    }
+
+    mutating func validateAll() throws {
+        try journey.validateAll()
+        try batch.validateAll()
+        try options.validateAll()
+        try validate()
+    }
+}

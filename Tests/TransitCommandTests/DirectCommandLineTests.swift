@@ -13,13 +13,14 @@ final class DirectCommandLineTests: XCTestCase {
         "radius": "300", "limit": "5", "input": "questions.csv", "format": "json", "color": "never",
         "feed": "vilnius", "db": "other.sqlite", "at": "2026-03-02 08:00", "within": "45", "max-age": "10",
         "stop": "HBF", "near": "52.5,13.3", "date": "2026-03-02", "type": "bus", "route": "R1", "trip": "T1",
-        "lang": "de",
+        "lang": "de", "arrive-by": "2026-03-02 09:00", "max-rides": "2", "max-walk": "300", "walk-speed": "1.5",
     ]
 
     /// A command line each command accepts, to which the option under test is added.
     private let bases: [String: [String]] = [
         "nearby": ["52.5249", "13.3692"], "search": ["gorli"], "departures": ["--near", "52.5,13.3"],
         "trip": ["T1"], "route": ["R1"], "routes": ["--stop", "HBF"], "stats": [], "alerts": [], "vehicles": [],
+        "plan": ["HBF", "STR", "--at", "2026-03-02 08:00"], "reach": ["-16.92,145.77", "--at", "2026-03-02 08:00"],
     ]
 
     /// What the parser makes of `arguments`, as text (every option's value), or nil when it refuses.

@@ -1,7 +1,8 @@
 import ArgumentParser
 
 /// The command line of a query (`nearby`, `departures`, `search`, `trip`, `route`, `routes`,
-/// `stats`, `alerts`, `vehicles`) read without swift-argument-parser, so the whole process starts about as fast as the sqlite3 shell.
+/// `stats`, `alerts`, `vehicles`, `plan`, `reach`) read without swift-argument-parser, so the
+/// whole process starts about as fast as the sqlite3 shell.
 ///
 /// Why: swift-argument-parser learns a command's options by reflection (Mirror over every option
 /// group, dynamic casts and default-value descriptions), and each first (type, protocol) pair the
@@ -39,6 +40,8 @@ struct DirectCommandLine {
         "stats": StatsCommand.self,
         "alerts": AlertsCommand.self,
         "vehicles": VehiclesCommand.self,
+        "plan": PlanCommand.self,
+        "reach": ReachCommand.self,
     ]
 
     /// The command `arguments` (the words after `transit`) ask for, read directly and validated;
