@@ -339,7 +339,36 @@ extension JourneyOptionGroup: DirectlyReadableOptions {
     }
 }
 
-extension PlanCommand: DirectlyReadableCommand {
+/// `plan` and `reach` read directly: places as positional words (a `LAT,LON` may begin with a
+/// minus), then the journey, batch and query options they share.
+protocol JourneyQueryCommand: DirectlyReadableCommand {
+    var places: [String] { get set }
+    var journey: JourneyOptionGroup { get set }
+    var batch: BatchOptions { get set }
+    var options: QueryOptions { get set }
+}
+
+extension JourneyQueryCommand {
+    static var takesNegativeNumbers: Bool { true }
+
+    mutating func read(argument: String) {
+        places.append(argument)
+    }
+
+    /// Takes an option of the groups `plan` and `reach` share.
+    mutating func readShared(option name: Substring, from line: inout DirectCommandLine) -> Bool? {
+        journey.read(option: name, from: &line) ?? batch.read(option: name, from: &line) ?? options.read(option: name, from: &line)
+    }
+
+    mutating func validateAll() throws {
+        try journey.validateAll()
+        try batch.validateAll()
+        try options.validateAll()
+        try validate()
+    }
+}
+
+extension PlanCommand: JourneyQueryCommand {
     static func withDefaults() -> PlanCommand {
         var command = PlanCommand()
         command.places = []
@@ -355,28 +384,15 @@ extension PlanCommand: DirectlyReadableCommand {
         switch name {
         case "at": line.set(&at)
         case "arrive-by": line.set(&arriveBy)
-        default: journey.read(option: name, from: &line) ?? batch.read(option: name, from: &line) ?? options.read(option: name, from: &line)
+        default: readShared(option: name, from: &line)
         }
     }
 
-    /// FROM and TO (none with `--input`); `LAT,LON` may begin with a minus.
+    /// FROM and TO (none with `--input`).
     static var positionalArguments: ClosedRange<Int> { 0...2 }
-
-    static var takesNegativeNumbers: Bool { true }
-
-    mutating func read(argument: String) {
-        places.append(argument)
-    }
-
-    mutating func validateAll() throws {
-        try journey.validateAll()
-        try batch.validateAll()
-        try options.validateAll()
-        try validate()
-    }
 }
 
-extension ReachCommand: DirectlyReadableCommand {
+extension ReachCommand: JourneyQueryCommand {
     static func withDefaults() -> ReachCommand {
         var command = ReachCommand()
         command.places = []
@@ -392,23 +408,10 @@ extension ReachCommand: DirectlyReadableCommand {
         switch name {
         case "at": line.set(&at)
         case "within": line.set(&within, negativeNumbers: true)
-        default: journey.read(option: name, from: &line) ?? batch.read(option: name, from: &line) ?? options.read(option: name, from: &line)
+        default: readShared(option: name, from: &line)
         }
     }
 
-    /// FROM (none with `--input`); `LAT,LON` may begin with a minus.
+    /// FROM (none with `--input`).
     static var positionalArguments: ClosedRange<Int> { 0...1 }
-
-    static var takesNegativeNumbers: Bool { true }
-
-    mutating func read(argument: String) {
-        places.append(argument)
-    }
-
-    mutating func validateAll() throws {
-        try journey.validateAll()
-        try batch.validateAll()
-        try options.validateAll()
-        try validate()
-    }
 }
