@@ -8,7 +8,7 @@ TESTFLAGS := -c release -Xswiftc -enable-testing --scratch-path .build-test
 BIN       := .build/release/transit
 DEMO_DB   := demo.sqlite
 
-.PHONY: setup build test demo install uninstall man bench bench-import bench-queries bench-list bench-feeds bench-batch bench-realtime bench-plan realtime-proto faults fuzz fuzz-predicate sanitize clean
+.PHONY: setup build test demo install uninstall man bench bench-import bench-queries bench-list bench-feeds bench-batch bench-realtime bench-plan bench-serve realtime-proto faults fuzz fuzz-predicate sanitize clean
 
 # transit itself is one static executable (see Package.swift); the helpers link the Swift
 # runtime statically. Generic types are made by their metadata accessors rather than from mangled
@@ -55,14 +55,14 @@ demo: build
 	@echo '$$ transit plan HBF STR --at "2026-03-02 07:55"'
 	@$(BIN) plan HBF STR --at "2026-03-02 07:55" --db $(DEMO_DB)
 
-# Installs the three programs (transit runs transit-import and transit-realtime from beside
+# Installs the four programs (transit runs transit-import, transit-realtime and transit-serve from beside
 # itself), the manual pages of man/ and the completion scripts transit writes for bash, zsh and
 # fish: `make install PREFIX=~/.local`; DESTDIR stages a package. RELEASE names another build's
 # folder to install from (the tests install theirs without building this one).
 PREFIX   ?= /usr/local
 DESTDIR  ?=
 RELEASE  ?= .build/release
-PROGRAMS := transit transit-import transit-realtime
+PROGRAMS := transit transit-import transit-realtime transit-serve
 BINDIR   := $(DESTDIR)$(PREFIX)/bin
 MANDIR   := $(DESTDIR)$(PREFIX)/share/man/man1
 BASHDIR  := $(DESTDIR)$(PREFIX)/share/bash-completion/completions
@@ -99,7 +99,7 @@ man: setup
 	    -e '/^\.Dt/s/\([A-Z]\)\./\1-/g' $$page > man/$$(echo $$name | tr . -).1; \
 	done
 
-bench: build bench-import bench-queries bench-list bench-feeds bench-batch bench-realtime bench-plan
+bench: build bench-import bench-queries bench-list bench-feeds bench-batch bench-realtime bench-plan bench-serve
 
 bench-import: build
 	scripts/bench-import.sh
@@ -124,6 +124,10 @@ bench-batch: build
 # (pip install pynigiri) on the same questions.
 bench-plan: build
 	scripts/bench-plan.sh
+
+# transit serve under load (wrk): departures, nearby and plan on the large feed.
+bench-serve: build
+	scripts/bench-serve.sh
 
 # Reading a GTFS-Realtime message of 2,000 trip updates (40,000 stop time updates) into the large feed.
 bench-realtime: build

@@ -15,6 +15,8 @@ let package = Package(
         // GTFS-Realtime is protobuf: Apple's runtime, with the code generated from Protos/ committed
         // (the protoc plugin takes minutes to build; `make realtime-proto` regenerates it).
         .package(url: "https://github.com/apple/swift-protobuf", from: "1.39.0"),
+        // `transit serve` only (its own executable): Hummingbird 2, an HTTP server on SwiftNIO.
+        .package(url: "https://github.com/hummingbird-project/hummingbird", from: "2.28.1"),
     ],
     targets: [
         // The system SQLite (apt: libsqlite3-dev), through a module map and a tiny shim.
@@ -43,15 +45,21 @@ let package = Package(
         // (FoundationNetworking, on libcurl: apt libcurl4-openssl-dev), so the query commands,
         // which never link it, start without Foundation.
         .target(name: "HTTPDownload", linkerSettings: [.linkedLibrary("curl")]),
-        // The thin command-line front end. `transit import` hands over to transit-import, so the
-        // query commands start without loading Foundation.
-        .executableTarget(
-            name: "transit",
+        // The commands: options, validation, messages and output formats. `transit` runs them
+        // from its command line; transit-serve asks them the same questions for HTTP clients.
+        .target(
+            name: "TransitCommands",
             dependencies: [
                 "GTFS",
                 "FetchRequest",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
-            ],
+            ]
+        ),
+        // The thin command-line front end. `transit import` hands over to transit-import, so the
+        // query commands start without loading Foundation.
+        .executableTarget(
+            name: "transit",
+            dependencies: ["TransitCommands"],
             // `make build` (TRANSIT_STATIC=1, with --static-swift-stdlib) links one static
             // executable (with libsqlite3.a): no dynamic loader, no shared libraries, no
             // relocations at start; the whole process of a query took 0.67x the time. Test and
@@ -63,6 +71,15 @@ let package = Package(
         .executableTarget(name: "transit-import", dependencies: ["GTFS", "GTFSZip", "HTTPDownload"]),
         // The realtime reader `transit realtime` runs (not meant to be called directly).
         .executableTarget(name: "transit-realtime", dependencies: ["GTFS", "GTFSRealtime", "HTTPDownload"]),
+        // The HTTP server `transit serve` runs (not meant to be called directly): the commands'
+        // questions as a JSON API, and pages (a map, a departures board) embedded in the binary.
+        // Hummingbird and SwiftNIO stay out of `transit`, so its start-up does not move.
+        .executableTarget(
+            name: "transit-serve",
+            dependencies: ["TransitCommands", "GTFS", "FetchRequest", .product(name: "Hummingbird", package: "hummingbird")],
+            exclude: ["Pages/leaflet/LICENSE", "Pages/leaflet/README.md"],
+            resources: [.embedInCode("Pages")]
+        ),
         // In-process query benchmarks (make bench): the module next to raw C-API floors.
         .executableTarget(name: "transit-bench", dependencies: ["GTFS", "FetchRequest", "CSQLite"]),
         // Helpers shared by the test targets: temporary folders, fixture feeds, running the binary.
@@ -70,7 +87,7 @@ let package = Package(
         .testTarget(name: "FetchRequestTests", dependencies: ["FetchRequest", "TestSupport"]),
         .testTarget(name: "GTFSTests", dependencies: ["GTFS", "GTFSZip", "FetchRequest", "TestSupport"]),
         // The transit executable's own types (its direct command-line reader against the parser).
-        .testTarget(name: "TransitCommandTests", dependencies: ["transit"]),
+        .testTarget(name: "TransitCommandTests", dependencies: ["TransitCommands"]),
         .testTarget(name: "TransitCLITests", dependencies: ["TestSupport", "GTFS", "GTFSRealtime", .product(name: "SwiftProtobuf", package: "swift-protobuf")]),
     ]
 )

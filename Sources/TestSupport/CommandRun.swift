@@ -79,7 +79,8 @@ public final class ChildProcess {
     }
 
     /// Reads stdout and stderr until both close; kills the child if that takes over `timeout`.
-    public func readOutput(timeout: Double) -> (Data, Data) {
+    /// With `onError`, stderr is handed over chunk by chunk as it arrives (a server's log) instead.
+    public func readOutput(timeout: Double, onError: ((Data) -> Void)? = nil) -> (Data, Data) {
         var out = Data()
         var err = Data()
         let deadline = Date().addingTimeInterval(timeout)
@@ -95,7 +96,13 @@ public final class ChildProcess {
             for entry in fds where entry.revents != 0 {
                 let count = read(entry.fd, &buffer, buffer.count)
                 if count > 0 {
-                    if entry.fd == outRead { out.append(contentsOf: buffer[0..<count]) } else { err.append(contentsOf: buffer[0..<count]) }
+                    if entry.fd == outRead {
+                        out.append(contentsOf: buffer[0..<count])
+                    } else if let onError {
+                        onError(Data(buffer[0..<count]))
+                    } else {
+                        err.append(contentsOf: buffer[0..<count])
+                    }
                 } else if count == 0 || errno != EINTR {
                     close(entry.fd)
                     open.removeAll { $0 == entry.fd }

@@ -1,7 +1,7 @@
 import ArgumentParser
 import Foundation
 import XCTest
-@testable import transit
+@testable import TransitCommands
 
 /// The direct reader of query command lines (`nearby`, `departures`, `trip`…) must give exactly the
 /// command swift-argument-parser gives, or give up and leave the line to it. The options are taken

@@ -28,6 +28,8 @@ public final class Database {
 
     /// Receives every request the connection runs, when set (the machinery behind `--explain`).
     public var observer: ((ExecutedRequest) -> Void)?
+    /// The deadline of `limitTime(toMilliseconds:)`, kept alive as long as the connection.
+    let timeBudget = TimeBudget()
 
     /// Opens the database at `path`.
     ///
@@ -144,6 +146,13 @@ public final class Database {
         var lines: [String] = []
         while try statement.step() { lines.append(statement.row.string(0)) }
         return lines
+    }
+
+    /// SQLite's `PRAGMA data_version`: it changes when another connection has committed a change
+    /// to the file since this connection last asked (a long-lived reader's cue to read again).
+    public func dataVersion() throws -> Int64 {
+        let statement = try makeStatement("PRAGMA data_version")
+        return try statement.step() ? Int64(statement.row.int(0)) : 0
     }
 
     /// The row id of the last row inserted on this connection.

@@ -31,6 +31,9 @@ public struct DatabaseError: Error, CustomStringConvertible, Sendable {
     public var isMissingColumn: Bool { code & 0xFF == SQLITE_ERROR && message.hasPrefix("no such column") }
     /// True when another connection holds the lock this one needed (`SQLITE_BUSY`, `SQLITE_LOCKED`).
     public var isBusy: Bool { code & 0xFF == SQLITE_BUSY || code & 0xFF == SQLITE_LOCKED }
+    /// True when the statement was interrupted (`SQLITE_INTERRUPT`): a signal, or a time budget
+    /// (`Database.limitTime`) ran out.
+    public var isInterrupt: Bool { code & 0xFF == SQLITE_INTERRUPT }
 
     public var description: String {
         var text = "SQLite error \(code): \(message)"

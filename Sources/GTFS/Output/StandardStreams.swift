@@ -3,15 +3,58 @@ import Glibc
 #endif
 
 /// Writes `text` to stderr unbuffered (progress, `--explain`, warnings), keeping stdout clean for
-/// JSON, CSV and GeoJSON.
+/// JSON, CSV and GeoJSON. While a thread captures its output (`CapturedOutput`), it goes there.
 public func writeToStandardError(_ text: String) {
+    if let capture = CapturedOutput.current {
+        capture.standardError += text
+        return
+    }
     writeAll(text, to: 2)
 }
 
-/// Writes `text` to stdout, without Foundation.
+/// Writes `text` to stdout, without Foundation; while a thread captures its output
+/// (`CapturedOutput`), it goes there.
 public func writeToStandardOutput(_ text: String) {
+    if let capture = CapturedOutput.current {
+        capture.standardOutput.append(contentsOf: text.utf8)
+        return
+    }
     writeAll(text, to: 1)
 }
+
+/// What one thread writes to stdout and stderr while it answers a request for a server
+/// (`transit-serve`), instead of the process's streams: the same commands then give the same
+/// bytes to an HTTP client as to a terminal.
+public final class CapturedOutput {
+    /// The bytes written to standard output.
+    public var standardOutput: [UInt8] = []
+    /// The text written to standard error (notes, warnings).
+    public var standardError = ""
+
+    public init() {}
+
+    /// The capture of the calling thread, if it captures.
+    public static var current: CapturedOutput? {
+        guard let pointer = pthread_getspecific(captureKey) else { return nil }
+        return Unmanaged<CapturedOutput>.fromOpaque(pointer).takeUnretainedValue()
+    }
+
+    /// Runs `body` with this thread's stdout and stderr captured; returns what it wrote.
+    public static func capturing<Result>(_ body: () throws -> Result) rethrows -> (Result, CapturedOutput) {
+        let capture = CapturedOutput()
+        let previous = pthread_getspecific(captureKey)
+        pthread_setspecific(captureKey, Unmanaged.passUnretained(capture).toOpaque())
+        defer { pthread_setspecific(captureKey, previous) }
+        return (try body(), capture)
+    }
+}
+
+/// The thread-specific slot of `CapturedOutput.current`, made once.
+private let captureKey: pthread_key_t = {
+    var key = pthread_key_t()
+    pthread_key_create(&key, nil)
+    return key
+}()
 
 private func writeAll(_ text: String, to descriptor: Int32) {
     var text = text

@@ -4,6 +4,7 @@ import Glibc
 
 /// Buffered output to a file descriptor: bytes are copied into a 256 KiB buffer and written when it
 /// fills, so a listing of millions of rows streams in constant memory with few system calls.
+/// Standard output goes to the thread's `CapturedOutput` while it captures.
 public final class StreamWriter {
     private let descriptor: Int32
     private let buffer: UnsafeMutablePointer<UInt8>
@@ -80,6 +81,10 @@ public final class StreamWriter {
 
     private func writeAll(_ bytes: UnsafeBufferPointer<UInt8>) {
         guard !failed, let base = bytes.baseAddress else { return }
+        if descriptor == 1, let capture = CapturedOutput.current {
+            capture.standardOutput.append(contentsOf: bytes)
+            return
+        }
         var offset = 0
         while offset < bytes.count {
             let written = Glibc.write(descriptor, base + offset, bytes.count - offset)

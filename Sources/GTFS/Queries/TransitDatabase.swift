@@ -72,6 +72,21 @@ public final class TransitDatabase {
         selectedFeeds = feeds.filter { names.contains($0.name) }
     }
 
+    /// Readies the connection for the next question of a long-lived host (`transit-serve`): every
+    /// feed is selected again, and a read transaction begins, so the question sees what was
+    /// committed last (stored realtime data) and one state throughout.
+    public func startNextQuestion() throws {
+        selectedFeeds = feeds
+        realtimeCache = nil
+        try database.execute("BEGIN")
+    }
+
+    /// Ends the read transaction of a question (the one opening began, or `startNextQuestion`'s):
+    /// between questions a long-lived host holds no snapshot, so an import can take the file.
+    public func finishQuestion() throws {
+        try database.execute("COMMIT")
+    }
+
     /// True when queries answer from a subset of the feeds (then requests say which).
     public var isRestricted: Bool { selectedFeeds.count != feeds.count }
 

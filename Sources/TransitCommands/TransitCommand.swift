@@ -4,8 +4,16 @@ import GTFS
 import Glibc
 #endif
 
+/// The `transit` program: its command line parsed and run, errors reported, the exit status set.
+public enum TransitProgram {
+    /// Runs the process's command line and exits.
+    public static func main() -> Never {
+        TransitCommand.main()
+        Glibc.exit(0)
+    }
+}
+
 /// `transit`: a GTFS timetable in SQLite, and the questions riders ask of it.
-@main
 struct TransitCommand: ParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "transit",
@@ -22,10 +30,11 @@ struct TransitCommand: ParsableCommand {
               transit realtime updates.pb            GTFS-Realtime delays, vehicles, alerts
               transit plan ID ID --at "… 08:00"      how to get from A to B (and transit reach)
               transit nearby --input points.csv      many questions in one run
+              transit serve                          the same questions over HTTP, a map and a board
             Every query takes --feed NAME, --format table|json|csv|geojson, and --explain prints the SQL, its bound values, SQLite's query plan and the time taken, on stderr. The database is transit.sqlite, or $TRANSIT_DB, or --db PATH.
             """,
         version: TransitCommand.version,
-        subcommands: [ImportCommand.self, FeedsCommand.self, RealtimeCommand.self, VehiclesCommand.self, AlertsCommand.self, NearbyCommand.self, DeparturesCommand.self, PlanCommand.self, ReachCommand.self, TripCommand.self, RoutesCommand.self, RouteCommand.self, SearchCommand.self, StatsCommand.self, ListCommand.self]
+        subcommands: [ImportCommand.self, FeedsCommand.self, RealtimeCommand.self, VehiclesCommand.self, AlertsCommand.self, NearbyCommand.self, DeparturesCommand.self, PlanCommand.self, ReachCommand.self, TripCommand.self, RoutesCommand.self, RouteCommand.self, SearchCommand.self, StatsCommand.self, ListCommand.self, ServeCommand.self]
     )
 
     /// The version `--version` prints, on `transit` and on each subcommand.
@@ -62,6 +71,8 @@ struct TransitCommand: ParsableCommand {
     /// (`--help`, `--version`, `help NAME`, completion requests) goes through `transit` itself.
     private static func parseDispatchingFirst() throws -> ParsableCommand {
         let arguments = Array(CommandLine.arguments.dropFirst())
+        // The server reads its own command line, --help included.
+        if arguments.first == "serve" { try ServeCommand.handOver(Array(arguments.dropFirst())) }
         if let command = DirectCommandLine.command(from: arguments) {
             return command
         }
@@ -73,6 +84,8 @@ struct TransitCommand: ParsableCommand {
     }
 
     private static func exitWith(_ error: Error, subcommand: String?) -> Never {
+        // An id that names nothing is a usage error here (a 404 only over HTTP).
+        let error = (error as? UnknownIDError).map { ValidationError($0.description) as Error } ?? error
         if let mistake = error as? PredicateUsageError {
             // Three lines: what is wrong, the predicate, a caret under the place.
             writeToStandardError("Error: \(mistake)\n(see 'transit \(subcommand ?? "list") --help')\n")

@@ -20,7 +20,9 @@ struct QueryOptions: ParsableArguments {
     /// Opens the database read-only, with `--explain` reporting attached and `--feed` applied;
     /// sets how this run's tables are drawn.
     func open() throws -> TransitDatabase {
-        TableStyle.current = format == .table ? TableStyle.resolve(color) : .plain
+        // A hosted question (never a table) leaves the process-wide style alone: other threads
+        // answer at the same time.
+        if HostedDatabase.current == nil { TableStyle.current = format == .table ? TableStyle.resolve(color) : .plain }
         let transit = try openTransitDatabase(path: database.path, explain: explain)
         try feeds.apply(to: transit)
         return transit
@@ -78,7 +80,10 @@ struct ExplainReport {
 }
 
 /// Opens the database at `path` read-only; with `explain`, every request is reported on stderr.
+/// A hosted question (`HostedQuestion`) is given its host's connection instead, which collects
+/// the requests itself.
 func openTransitDatabase(path: String, explain: Bool) throws -> TransitDatabase {
+    if let hosted = HostedDatabase.current { return hosted }
     let transit = try TransitDatabase(path: path)
     if explain {
         var number = 0

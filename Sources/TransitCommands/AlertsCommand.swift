@@ -47,7 +47,7 @@ struct AlertsCommand: ParsableCommand {
             do {
                 listing.concerning = try AlertListing.Scope.of(route: try transit.route(named: route).key, in: transit)
             } catch let error as TransitError {
-                throw ValidationError(error.description)
+                throw usageError(error)
             }
         }
         let zone = transit.selectedFeeds.first?.timeZone ?? AgencyTimeZone(identifier: "UTC")!

@@ -26,7 +26,7 @@ struct RouteCommand: ParsableCommand {
         do {
             route = try RoutePatterns(named: routeID, in: transit)
         } catch let error as TransitError {
-            throw ValidationError(error.description)
+            throw usageError(error)
         }
         switch options.format {
         case .json: writeToStandardOutput(try json(route, transit))

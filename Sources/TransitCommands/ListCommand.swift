@@ -83,7 +83,7 @@ struct ListCommand: ParsableCommand {
         } catch let error as PredicateFormatError {
             throw PredicateUsageError(error: error, option: sort != nil && error.format == sort ? "--sort" : error.format == predicate ? "--predicate" : "--where")
         } catch let error as EntityListing.UnknownTable {
-            throw ValidationError(error.description)
+            throw UnknownIDError(description: error.description)
         } catch let error as EntityListing.UnknownField {
             throw ValidationError(error.description)
         }

@@ -56,7 +56,7 @@ struct VehiclesCommand: ParsableCommand {
             if let route { listing.route = try transit.route(named: route) }
             if let trip { listing.trip = try transit.trip(named: trip) }
         } catch let error as TransitError {
-            throw ValidationError(error.description)
+            throw usageError(error)
         }
         if let near {
             let point = try Coordinate(near, option: "--near")

@@ -30,7 +30,7 @@ struct StopChoiceOptions: ParsableArguments {
             do {
                 return try transit.boardingKeys(forStopID: stop)
             } catch let error as TransitError {
-                throw ValidationError(error.description)
+                throw usageError(error)
             }
         }
         guard let near else { return nil }

@@ -49,7 +49,7 @@ struct StatsCommand: ParsableCommand {
             do {
                 hourly = try FeedStatistics.departuresPerHour(on: day, stopKeys: try transit.boardingKeys(forStopID: stop), transit: transit)
             } catch let error as TransitError {
-                throw ValidationError(error.description)
+                throw usageError(error)
             }
         }
         let report = StatsReport(feeds: transit.selectedFeeds.map(\.name), showFeed: transit.feeds.count > 1, statistics: statistics, date: day, busiest: busiest, stop: stop, hourly: hourly)

@@ -44,7 +44,7 @@ struct TripCommand: ParsableCommand {
         do {
             trip = try TripDetails(named: tripID, in: transit)
         } catch let error as TransitError {
-            throw ValidationError(error.description)
+            throw usageError(error)
         }
         let zone = trip.feed.timeZone
         let day = date.flatMap(StatsCommand.parseDate) ?? zone.localTime(of: Int(time(nil))).date

@@ -74,7 +74,7 @@ struct JourneyEnd {
             place = .stops(keys: try transit.boardingKeys(for: stop))
             feedKey = stop.feedKey
         } catch let error as TransitError {
-            throw ValidationError("\(name): \(error.description)")
+            throw usageError(error, about: name)
         }
     }
 }

@@ -1,0 +1,186 @@
+// The departures board of one stop, for a kiosk: /board/{stop}[?at=YYYY-MM-DD HH:MM].
+//
+// Rows: every departure of the next 60 minutes, and at least the next 8 (`/api/departures` with
+// within=60&limit=50; when that gives fewer than 8 rows, the next 8 of the coming day, within=1440&limit=8,
+// of which the 60-minute rows are the first). Badges: `/api/routes?stop=`. Alerts: `/api/alerts?stop=`.
+// Without ?at= it refreshes every 30 s with fetch; a failed refresh keeps the last good rows and says
+// "stale since HH:MM". With ?at= the moment is fixed, so it loads once.
+'use strict';
+
+(() => {
+  const { api, el, hhmm, pathTail, routeBadge } = Transit;
+
+  const REFRESH_MS = 30_000;
+  const WINDOW_MINUTES = 60;
+  const WINDOW_LIMIT = 50;
+  const MIN_ROWS = 8;
+  const WIDE_WINDOW_MINUTES = 1440;
+
+  const stop = pathTail('/board/');
+  const at = new URLSearchParams(location.search).get('at') || null;
+
+  const heading = document.getElementById('stop-name');
+  const clock = document.getElementById('clock');
+  const clockLabel = document.getElementById('clock-label');
+  const tbody = document.getElementById('rows');
+  const message = document.getElementById('message');
+  const staleLine = document.getElementById('stale');
+  const alertsBox = document.getElementById('alerts');
+
+  let routes = null; // Map "feed\u0000route_id" → route row, once loaded
+  let timeZone = null; // the agency time zone of the stop's feed, from /api/feeds
+  let lastGood = null; // Date of the last successful refresh
+  let stopName = null;
+
+  function setState(state) {
+    document.body.dataset.state = state;
+  }
+
+  /** HH:MM of `date` in the feed's time zone when known (else the browser's). */
+  function clockText(date) {
+    try {
+      return new Intl.DateTimeFormat('en-GB', { hour: '2-digit', minute: '2-digit', hourCycle: 'h23', timeZone: timeZone || undefined }).format(date);
+    } catch {
+      return new Intl.DateTimeFormat('en-GB', { hour: '2-digit', minute: '2-digit', hourCycle: 'h23' }).format(date);
+    }
+  }
+
+  function tick() {
+    if (at) {
+      clockLabel.textContent = 'at';
+      clock.textContent = hhmm(at.replace(' ', 'T')) || at;
+      clock.dateTime = at;
+    } else {
+      const now = new Date();
+      clock.textContent = clockText(now);
+      clock.dateTime = now.toISOString();
+    }
+  }
+
+  function minutesText(minutes) {
+    if (typeof minutes !== 'number' || minutes <= 0) return 'now';
+    if (minutes < 60) return `${minutes} min`;
+    const hours = Math.floor(minutes / 60);
+    const rest = minutes % 60;
+    return rest ? `${hours} h ${rest} min` : `${hours} h`;
+  }
+
+  /** "+3 min", "on time", "−2 min" (early) for realtime rows; nothing for timetable rows. */
+  function delayMark(departure) {
+    if (!departure.realtime) return null;
+    const minutes = Math.round((departure.delay_s ?? 0) / 60);
+    if (minutes === 0) return el('span', { className: 'delay-mark on-time', text: 'on time' });
+    if (minutes > 0) return el('span', { className: 'delay-mark late', text: `+${minutes} min` });
+    return el('span', { className: 'delay-mark early', text: `\u2212${-minutes} min` });
+  }
+
+  function row(departure) {
+    const route = routes ? routes.get(`${departure.feed}\u0000${departure.route_id}`) : null;
+    const label = (route && route.short_name) || departure.route || (route && route.long_name) || departure.route_id;
+    const tripRef = Transit.idRef(departure.feed, departure.trip_id, severalFeeds);
+    const tripHref = Transit.apiURL(`/trip/${encodeURIComponent(tripRef)}`, { date: departure.service_date });
+    const time = hhmm(departure.departure);
+    const scheduled = hhmm(departure.scheduled);
+    return el('tr', {
+      className: 'departure',
+      dataset: {
+        tripId: departure.trip_id,
+        feed: departure.feed ?? '',
+        stopId: departure.stop_id ?? '',
+        serviceDate: departure.service_date ?? '',
+        departure: departure.departure ?? '',
+        minutes: String(departure.minutes ?? ''),
+      },
+    },
+    el('td', { className: 'route' }, routeBadge(label, route)),
+    el('td', { className: 'headsign' }, el('a', { className: 'trip-link', href: tripHref, text: departure.headsign || '' })),
+    el('td', { className: 'time' },
+      el('time', { dateTime: departure.departure ?? '', text: time }),
+      scheduled && scheduled !== time ? el('s', { className: 'scheduled', text: scheduled, title: 'scheduled' }) : null),
+    el('td', { className: 'minutes', text: minutesText(departure.minutes) }),
+    el('td', { className: 'delay' }, delayMark(departure)));
+  }
+
+  function renderAlerts(alerts) {
+    if (!Array.isArray(alerts) || alerts.length === 0) {
+      alertsBox.hidden = true;
+      alertsBox.replaceChildren();
+      return;
+    }
+    alertsBox.replaceChildren(el('ul', {}, ...alerts.map((alert) => el('li', { className: 'alert', dataset: { alertId: alert.alert_id ?? '' } },
+      el('strong', { text: alert.header || alert.description || alert.alert_id || 'Alert' }),
+      alert.header && alert.description ? el('span', { className: 'alert-description', text: ` ${alert.description}` }) : null))));
+    alertsBox.hidden = false;
+  }
+
+  async function loadDepartures() {
+    const options = { cache: 'no-cache' };
+    const soon = await api('/api/departures', { stop, at, within: WINDOW_MINUTES, limit: WINDOW_LIMIT }, options);
+    if (soon.length >= MIN_ROWS) return soon;
+    return api('/api/departures', { stop, at, within: WIDE_WINDOW_MINUTES, limit: MIN_ROWS }, options);
+  }
+
+  async function loadRoutes() {
+    const list = await api('/api/routes', { stop });
+    routes = new Map(list.map((route) => [`${route.feed}\u0000${route.route_id}`, route]));
+  }
+
+  let severalFeeds = false; // trip links say FEED:trip_id when the database holds several feeds
+
+  /** The agency time zone of `feed` (else of the first feed) for the clock, from /api/feeds. */
+  async function loadFeeds(feed) {
+    const list = await Transit.feeds();
+    severalFeeds = list.length > 1;
+    const match = list.find((f) => f.feed === feed) || list[0];
+    if (match && match.time_zone) timeZone = match.time_zone;
+  }
+
+  async function refresh() {
+    Transit.feeds().catch(() => null); // asked beside the first departures; awaited below
+    try {
+      const [departures, alerts] = await Promise.all([
+        loadDepartures(),
+        api('/api/alerts', { stop, at }, { cache: 'no-cache' }).catch(() => undefined),
+        routes ? null : loadRoutes().catch(() => null),
+      ]);
+      if (departures.length && !stopName) {
+        stopName = departures[0].stop_name || null;
+        if (stopName) {
+          heading.textContent = stopName;
+          document.title = `${stopName}: departures`;
+        }
+      }
+      if (!timeZone) await loadFeeds(departures.length ? departures[0].feed : null).catch(() => null);
+      tbody.replaceChildren(...departures.map(row));
+      message.textContent = departures.length ? '' : 'No departures in the next 24 hours.';
+      if (alerts !== undefined) renderAlerts(alerts);
+      lastGood = new Date();
+      staleLine.hidden = true;
+      staleLine.textContent = '';
+      setState('ready');
+    } catch (error) {
+      if (lastGood) {
+        staleLine.textContent = `Stale since ${clockText(lastGood)}: ${error.message}`;
+        staleLine.hidden = false;
+        setState('stale');
+      } else {
+        message.textContent = error.message;
+        setState('error');
+      }
+    }
+    tick();
+    if (!at) setTimeout(refresh, REFRESH_MS);
+  }
+
+  if (!stop) {
+    heading.textContent = 'No stop';
+    message.textContent = 'The address names no stop: /board/STOP_ID.';
+    setState('error');
+    return;
+  }
+  heading.textContent = stop;
+  document.title = `${stop}: departures`;
+  tick();
+  if (!at) setInterval(tick, 10_000);
+  refresh();
+})();

@@ -1,0 +1,274 @@
+import FetchRequest
+import GTFS
+import Hummingbird
+import TransitCommands
+#if canImport(Glibc)
+import Glibc
+#endif
+
+/// Answers every HTTP request of `transit serve`: the JSON API under `/api/`, the pages (`/`,
+/// `/board/{stop}`, `/trip/{id}`) and their files under `/static/`. Errors are JSON
+/// `{"error", "parameter"}` with their status; nothing a client sends gives a 500.
+struct TransitResponder: HTTPResponder {
+    typealias Context = BasicRequestContext
+
+    let pool: ConnectionPool
+    let settings: ServerSettings
+
+    /// The longest request target accepted (path and query), in bytes.
+    static let targetLimit = 4096
+
+    func respond(to request: Request, context: Context) async throws -> Response {
+        let started = ServerClock.now()
+        var response = await answer(request)
+        if let origin = settings.corsOrigin {
+            response.headers[.accessControlAllowOrigin] = origin
+            response.headers[.vary] = "Origin"
+        }
+        if request.method == .head { response.body = ResponseBody() }
+        if !settings.quiet {
+            let milliseconds = Double(ServerClock.now() - started) / 1_000_000
+            let length = response.headers[.contentLength] ?? "-"
+            writeToStandardError("\(request.method) \(request.uri.string) \(response.status.code) \(length) \(formatDecimal(milliseconds, decimals: 2)) ms\n")
+        }
+        return response
+    }
+
+    private func answer(_ request: Request) async -> Response {
+        switch request.method {
+        case .get, .head: break
+        case .options where settings.corsOrigin != nil:
+            var headers = HTTPFields()
+            headers[.accessControlAllowMethods] = "GET, HEAD"
+            headers[.accessControlAllowHeaders] = "If-None-Match"
+            headers[.accessControlMaxAge] = "86400"
+            return Response(status: .noContent, headers: headers)
+        default:
+            var response = Self.error(.methodNotAllowed, "\(request.method) is not allowed: this server only answers GET (and HEAD)", parameter: nil)
+            response.headers[.allow] = "GET, HEAD"
+            return response
+        }
+        guard request.uri.string.utf8.count <= Self.targetLimit else {
+            return Self.error(.uriTooLong, "the request is longer than \(Self.targetLimit) bytes", parameter: nil)
+        }
+        let path = request.uri.path
+        if path.hasPrefix("/api/") {
+            return await api(request, path: path.dropFirst(5))
+        }
+        return pages(path: path, request: request)
+    }
+
+    // MARK: The API
+
+    private func api(_ request: Request, path: Substring) async -> Response {
+        let segments = path.split(separator: "/", maxSplits: 1, omittingEmptySubsequences: false)
+        guard let endpoint = APIEndpoint.all[String(segments[0])] else {
+            return Self.error(.notFound, "no such endpoint: /api/\(segments[0]); the endpoints are " + APIEndpoint.all.keys.sorted().map { "/api/" + $0 }.joined(separator: ", "), parameter: nil)
+        }
+        var id: String?
+        if segments.count > 1 {
+            guard endpoint.pathParameter != nil else {
+                return Self.error(.notFound, "no such path: /api/\(path) (/api/\(endpoint.name) takes no {id})", parameter: nil)
+            }
+            guard let decoded = QueryString.decodePathSegment(segments[1]) else {
+                return Self.error(.badRequest, "the path is not valid URL encoding", parameter: endpoint.pathParameter?.name)
+            }
+            id = decoded
+        }
+        guard let query = QueryString(request.uri.query) else {
+            return Self.error(.badRequest, "the query string is not valid URL encoding (UTF-8, %XX escapes)", parameter: nil)
+        }
+        let explain: Bool
+        let arguments: [String]
+        do throws(APIEndpoint.Mistake) {
+            explain = try Self.truth(query["explain"], of: "explain")
+            if explain && query["format"] == "csv" { throw APIEndpoint.Mistake(message: "explain=1 answers JSON: leave out format=csv", parameter: "explain") }
+            arguments = try endpoint.arguments(id: id, query: query)
+        } catch {
+            return Self.error(.badRequest, error.message, parameter: error.parameter)
+        }
+        let tag = entityTag(for: request, followsClock: endpoint.followsClock(query))
+        if let tag, request.headers[.ifNoneMatch].map({ Self.matches($0, tag) }) == true {
+            var headers = HTTPFields()
+            headers[.eTag] = tag
+            headers[.cacheControl] = settings.cacheControl
+            return Response(status: .notModified, headers: headers)
+        }
+        let answer: HostedAnswer
+        do {
+            answer = try await pool.answer(HostedQuestion(arguments: arguments), explain: explain)
+        } catch {
+            var response = Self.error(.serviceUnavailable, "every connection is busy and the queue is full; try again shortly", parameter: nil)
+            response.headers[.retryAfter] = "1"
+            return response
+        }
+        switch answer.outcome {
+        case .answered:
+            var headers = HTTPFields()
+            headers[.contentType] = explain ? Self.jsonType : Self.contentType(ofFormat: query["format"] ?? endpoint.formats[0])
+            headers[.cacheControl] = settings.cacheControl
+            if let tag { headers[.eTag] = tag }
+            let body = explain ? ExplainJSON.wrap(answer) : answer.body
+            headers[.contentLength] = String(body.count)
+            return Response(status: .ok, headers: headers, body: ResponseBody(byteBuffer: ByteBuffer(bytes: body)))
+        case .badRequest:
+            return Self.error(.badRequest, answer.message, parameter: endpoint.parameter(namedIn: answer.message))
+        case .notFound:
+            return Self.error(.notFound, answer.message, parameter: endpoint.parameter(namedIn: answer.message))
+        case .interrupted:
+            return Self.error(.serviceUnavailable, "the question needs more than \(pool.timeLimit) ms of database time (the server's --time-limit); narrow it", parameter: nil)
+        case .failed:
+            var response = Self.error(.serviceUnavailable, "the database cannot answer now: \(answer.message)", parameter: nil)
+            response.headers[.retryAfter] = "5"
+            return response
+        }
+    }
+
+    /// The answer's entity tag: the database file's data version (it changes with every import
+    /// and realtime refresh), the request, and, for answers that follow the clock, the minute.
+    private func entityTag(for request: Request, followsClock: Bool) -> String? {
+        guard let version = DataVersion(path: pool.path) else { return nil }
+        var hash = FNVHash()
+        hash.add(version.description)
+        hash.add(request.uri.string)
+        if followsClock { hash.add(String(Int(time(nil)) / 60)) }
+        return "\"" + hash.hex + "\""
+    }
+
+    /// Whether an If-None-Match header names `tag` (or is `*`).
+    private static func matches(_ header: String, _ tag: String) -> Bool {
+        header.split(separator: ",").contains { candidate in
+            let trimmed = candidate.trimmingWhitespace()
+            return trimmed == "*" || trimmed == tag || trimmed == "W/" + tag
+        }
+    }
+
+    // MARK: Pages and files
+
+    private func pages(path: String, request: Request) -> Response {
+        let file: String
+        if path == "/" || path == "/index.html" {
+            file = "index.html"
+        } else if path.hasPrefix("/board/"), path.count > 7 {
+            file = "board.html"
+        } else if path.hasPrefix("/trip/"), path.count > 6 {
+            file = "trip.html"
+        } else if path == "/favicon.ico" {
+            file = "favicon.svg"
+        } else if path.hasPrefix("/static/") {
+            file = String(path.dropFirst(8))
+        } else {
+            return Self.error(.notFound, "no such page: \(path) (pages: /, /board/{stop}, /trip/{id}; the API is under /api/)", parameter: nil)
+        }
+        guard let bytes = EmbeddedFiles.file(named: file) else {
+            return Self.error(.notFound, "no such file: \(path)", parameter: nil)
+        }
+        var headers = HTTPFields()
+        headers[.contentType] = EmbeddedFiles.contentType(of: file)
+        headers[.contentLength] = String(bytes.count)
+        // The files are part of the binary: they change only with it.
+        let tag = "\"" + EmbeddedFiles.versionTag + "\""
+        headers[.eTag] = tag
+        headers[.cacheControl] = "no-cache"
+        headers[.contentSecurityPolicy] = "default-src 'self'; img-src 'self' data: blob: *; style-src 'self' 'unsafe-inline'"
+        if request.headers[.ifNoneMatch].map({ Self.matches($0, tag) }) == true {
+            headers[.contentLength] = nil
+            return Response(status: .notModified, headers: headers)
+        }
+        return Response(status: .ok, headers: headers, body: ResponseBody(byteBuffer: ByteBuffer(bytes: bytes)))
+    }
+
+    // MARK: Helpers
+
+    static let jsonType = "application/json; charset=utf-8"
+
+    private static func contentType(ofFormat format: String) -> String {
+        switch format {
+        case "geojson": return "application/geo+json; charset=utf-8"
+        case "csv": return "text/csv; charset=utf-8"
+        default: return jsonType
+        }
+    }
+
+    /// An error answer: `{"error": message, "parameter": name or null}`.
+    static func error(_ status: HTTPResponse.Status, _ message: String, parameter: String?) -> Response {
+        let body = "{\"error\": " + JSONText.quote(message) + ", \"parameter\": " + (parameter.map(JSONText.quote) ?? "null") + "}\n"
+        var headers = HTTPFields()
+        headers[.contentType] = jsonType
+        headers[.contentLength] = String(body.utf8.count)
+        headers[.cacheControl] = "no-store"
+        return Response(status: status, headers: headers, body: ResponseBody(byteBuffer: ByteBuffer(string: body)))
+    }
+
+    /// A yes/no parameter (absent: no).
+    private static func truth(_ value: String?, of name: String) throws(APIEndpoint.Mistake) -> Bool {
+        switch value?.lowercased() {
+        case nil, "0", "false", "no": return false
+        case "1", "true", "yes", "": return true
+        default: throw APIEndpoint.Mistake(message: "\(name) takes 1 or 0; got '\(value ?? "")'", parameter: name)
+        }
+    }
+}
+
+/// How the server was asked to behave (`transit serve`'s options).
+struct ServerSettings: Sendable {
+    /// `--cors ORIGIN`: the origin allowed to read answers from a browser (nil: none).
+    var corsOrigin: String?
+    /// `--quiet`: no access log.
+    var quiet = false
+    /// The `Cache-Control` of API answers: as long as the realtime refresh, else revalidate.
+    var cacheControl = "no-cache"
+}
+
+/// The state of the database file: it changes when an import replaces the file (new inode) and
+/// when a realtime refresh commits (the file or its write-ahead log is written).
+struct DataVersion: CustomStringConvertible {
+    let description: String
+
+    init?(path: String) {
+        var file = stat()
+        guard stat(path, &file) == 0 else { return nil }
+        var log = stat()
+        let hasLog = stat(path + "-wal", &log) == 0
+        description = "\(file.st_ino)-\(file.st_size)-\(file.st_mtim.tv_sec).\(file.st_mtim.tv_nsec)"
+            + (hasLog ? "-\(log.st_size)-\(log.st_mtim.tv_sec).\(log.st_mtim.tv_nsec)" : "")
+    }
+}
+
+/// 64-bit FNV-1a, for entity tags (not for security).
+struct FNVHash {
+    private var value: UInt64 = 0xcbf2_9ce4_8422_2325
+
+    mutating func add(_ text: String) {
+        for byte in text.utf8 {
+            value ^= UInt64(byte)
+            value &*= 0x0000_0100_0000_01B3
+        }
+        value ^= 0xFF
+        value &*= 0x0000_0100_0000_01B3
+    }
+
+    var hex: String {
+        let digits = String(value, radix: 16)
+        return String(repeating: "0", count: 16 - digits.count) + digits
+    }
+}
+
+/// Monotonic nanoseconds, for the access log's durations.
+enum ServerClock {
+    static func now() -> UInt64 {
+        var spec = timespec()
+        clock_gettime(CLOCK_MONOTONIC, &spec)
+        return UInt64(spec.tv_sec) * 1_000_000_000 + UInt64(spec.tv_nsec)
+    }
+}
+
+extension Substring {
+    /// The text without leading and trailing spaces and tabs.
+    func trimmingWhitespace() -> Substring {
+        var text = self
+        while let first = text.first, first == " " || first == "\t" { text.removeFirst() }
+        while let last = text.last, last == " " || last == "\t" { text.removeLast() }
+        return text
+    }
+}

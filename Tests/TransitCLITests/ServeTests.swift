@@ -1,0 +1,295 @@
+import Foundation
+import TestSupport
+import XCTest
+
+/// `transit serve`: every endpoint answers what the command line answers, mistakes are JSON with
+/// their status, explain=1 carries the statements, ETags revalidate, the time budget holds, an
+/// import underneath never fails a request, SIGTERM ends the server cleanly, and the pages load
+/// in a real browser.
+final class ServeTests: XCTestCase {
+    /// One server on the demo database for the tests that only read.
+    nonisolated(unsafe) private static var demoServer: RunningServer?
+    nonisolated(unsafe) private static var demoPath = ""
+
+    private func demo() throws -> RunningServer {
+        if let server = ServeTests.demoServer { return server }
+        ServeTests.demoPath = try DemoDatabase.path()
+        let server = try RunningServer(database: ServeTests.demoPath, arguments: ["--quiet"])
+        ServeTests.demoServer = server
+        return server
+    }
+
+    override class func tearDown() {
+        _ = demoServer?.stop()
+        demoServer = nil
+        super.tearDown()
+    }
+
+    /// The API's body for `target` and the command line's `--format json` output for `arguments`,
+    /// parsed, must be equal.
+    private func assertSameAnswer(_ server: RunningServer, _ target: String, _ arguments: [String], database: String,
+                                  file: StaticString = #filePath, line: UInt = #line) throws {
+        let answer = try server.request(target)
+        XCTAssertEqual(answer.status, 200, "\(target): \(answer.text)", file: file, line: line)
+        let run = try CommandRun.transit(arguments + ["--db", database])
+        XCTAssertEqual(run.status, 0, "transit \(arguments): \(run.stderr)", file: file, line: line)
+        let api = try answer.json() as? NSObject
+        let cli = try JSONSerialization.jsonObject(with: Data(run.stdout.utf8), options: [.fragmentsAllowed]) as? NSObject
+        XCTAssertNotNil(api, file: file, line: line)
+        XCTAssertEqual(api, cli, "\(target) differs from transit \(arguments.joined(separator: " "))", file: file, line: line)
+    }
+
+    func testEveryEndpointAnswersWhatTheCommandLineAnswers() throws {
+        let server = try demo()
+        let db = ServeTests.demoPath
+        let at = "2026-03-02%2007:55"
+        let cases: [(String, [String])] = [
+            ("/api/nearby?lat=52.5249&lon=13.3692&radius=2500&limit=5", ["nearby", "52.5249", "13.3692", "--radius", "2500", "--limit", "5", "--format", "json"]),
+            ("/api/nearby?lat=52.5249&lon=13.3692&radius=2500&platforms=1&format=geojson", ["nearby", "52.5249", "13.3692", "--radius", "2500", "--platforms", "--format", "geojson"]),
+            ("/api/departures?stop=HBF&at=\(at)&within=60", ["departures", "--stop", "HBF", "--at", "2026-03-02 07:55", "--within", "60", "--format", "json"]),
+            ("/api/departures?near=52.5249,13.3692&radius=800&at=2026-03-02+07:55&limit=3", ["departures", "--near", "52.5249,13.3692", "--radius", "800", "--at", "2026-03-02 07:55", "--limit", "3", "--format", "json"]),
+            ("/api/search?text=u+gorli", ["search", "u gorli", "--format", "json"]),
+            ("/api/search?text=%C5%82%C3%B3d%C5%BA&limit=3", ["search", "łódź", "--limit", "3", "--format", "json"]),
+            ("/api/trip/T1?date=2026-03-02", ["trip", "T1", "--date", "2026-03-02", "--format", "json"]),
+            ("/api/trip/T1?date=2026-03-02&format=geojson", ["trip", "T1", "--date", "2026-03-02", "--format", "geojson"]),
+            ("/api/routes?stop=HBF", ["routes", "--stop", "HBF", "--format", "json"]),
+            ("/api/routes?near=52.5249,13.3692&radius=3000&type=bus", ["routes", "--near", "52.5249,13.3692", "--radius", "3000", "--type", "bus", "--format", "json"]),
+            ("/api/route/R1", ["route", "R1", "--format", "json"]),
+            ("/api/feeds", ["feeds", "--format", "json"]),
+            ("/api/alerts?stop=HBF&at=\(at)", ["alerts", "--stop", "HBF", "--at", "2026-03-02 07:55", "--format", "json"]),
+            ("/api/vehicles", ["vehicles", "--format", "json"]),
+            ("/api/list/stops?where=location_type%20==%201&sort=stop_id", ["list", "stops", "--predicate", "location_type == 1", "--sort", "stop_id", "--limit", "100", "--format", "json"]),
+            ("/api/list/trips?where=route.route_short_name%20==%20%25@&arg=1&limit=2", ["list", "trips", "--predicate", "route.route_short_name == %@", "--arg", "1", "--limit", "2", "--format", "json"]),
+            ("/api/plan?from=HBF&to=STR&at=\(at)", ["plan", "HBF", "STR", "--at", "2026-03-02 07:55", "--format", "json"]),
+            ("/api/plan?from=HBF&to=STR&arrive_by=2026-03-02+10:00&max_rides=1&format=geojson", ["plan", "HBF", "STR", "--arrive-by", "2026-03-02 10:00", "--max-rides", "1", "--format", "geojson"]),
+            ("/api/plan?from=52.5249,13.3692&to=STR&at=\(at)&max_walk=800&walk_speed=1.1", ["plan", "52.5249,13.3692", "STR", "--at", "2026-03-02 07:55", "--max-walk", "800", "--walk-speed", "1.1", "--format", "json"]),
+            ("/api/reach?from=HBF&at=\(at)&within=60", ["reach", "HBF", "--at", "2026-03-02 07:55", "--within", "60", "--format", "json"]),
+        ]
+        for (target, arguments) in cases {
+            try assertSameAnswer(server, target, arguments, database: db)
+        }
+    }
+
+    func testARealFeedAnswersAsTheCommandLineDoes() throws {
+        guard let feed = Paths.sharedFeed("vilnius.zip") else {
+            throw XCTSkip("skipped: ../shared/feeds/vilnius.zip is absent (the real-feed comparison needs it)")
+        }
+        let db = try DemoDatabase.path(feed: feed)
+        let server = try RunningServer(database: db, arguments: ["--quiet"])
+        defer { _ = server.stop() }
+        let nearby = try XCTUnwrap(try server.request("/api/nearby?lat=54.687&lon=25.28&radius=400").json() as? [[String: Any]])
+        let stop = try XCTUnwrap(nearby.first?["stop_id"] as? String)
+        let departures = try XCTUnwrap(try server.request("/api/departures?stop=\(stop)&at=2015-09-15+08:00&within=30").json() as? [[String: Any]])
+        let trip = try XCTUnwrap(departures.first?["trip_id"] as? String, "no departure from \(stop)")
+        try assertSameAnswer(server, "/api/nearby?lat=54.687&lon=25.28&radius=400", ["nearby", "54.687", "25.28", "--radius", "400", "--format", "json"], database: db)
+        try assertSameAnswer(server, "/api/departures?stop=\(stop)&at=2015-09-15+08:00&within=30", ["departures", "--stop", stop, "--at", "2015-09-15 08:00", "--within", "30", "--format", "json"], database: db)
+        try assertSameAnswer(server, "/api/search?text=gedimino", ["search", "gedimino", "--format", "json"], database: db)
+        try assertSameAnswer(server, "/api/trip/\(trip)?date=2015-09-15&format=geojson", ["trip", trip, "--date", "2015-09-15", "--format", "geojson"], database: db)
+        try assertSameAnswer(server, "/api/plan?from=54.687,25.28&to=54.71,25.25&at=2015-09-15+08:00", ["plan", "54.687,25.28", "54.71,25.25", "--at", "2015-09-15 08:00", "--format", "json"], database: db)
+    }
+
+    func testMistakesAreJSONWithTheirStatusAndTheCommandLinesMessage() throws {
+        let server = try demo()
+        // The message is the command line's, word for word.
+        let cli = try CommandRun.transit(["nearby", "100", "13", "--db", ServeTests.demoPath])
+        let bad = try server.request("/api/nearby?lat=100&lon=13")
+        XCTAssertEqual(bad.status, 400)
+        let error = try XCTUnwrap(bad.json() as? [String: Any])
+        XCTAssertEqual(error["parameter"] as? String, "lat")
+        let message = try XCTUnwrap(error["error"] as? String)
+        XCTAssertTrue(cli.stderr.hasPrefix("Error: " + message), "\(cli.stderr) vs \(message)")
+
+        let expectations: [(String, String, Int, String?)] = [
+            ("GET", "/api/nearby?lon=13", 400, "lat"),
+            ("GET", "/api/nearby?lat=52&lon=13&radius=9000", 400, "radius"),
+            ("GET", "/api/nearby?lat=52&lon=13&limit=5000", 400, "limit"),
+            ("GET", "/api/nearby?lat=52&lon=13&colour=red", 400, "colour"),
+            ("GET", "/api/departures?stop=HBF&at=tomorrow", 400, "at"),
+            ("GET", "/api/plan?from=HBF&to=STR", 400, "at"),
+            ("GET", "/api/list/stops?where=stop_name%20%3D%3D", 400, "where"),
+            ("GET", "/api/departures?stop=NOPE", 404, "stop"),
+            ("GET", "/api/trip/NOPE", 404, "id"),
+            ("GET", "/api/route/NOPE", 404, "id"),
+            ("GET", "/api/plan?from=NOPE&to=STR&at=2026-03-02+08:00", 404, "from"),
+            ("GET", "/api/list/nope", 404, "entity"),
+            ("GET", "/api/nope", 404, nil),
+            ("GET", "/nope", 404, nil),
+            ("POST", "/api/feeds", 405, nil),
+            ("DELETE", "/api/trip/T1", 405, nil),
+            ("GET", "/api/search?text=" + String(repeating: "a", count: 5000), 414, nil),
+            ("GET", "/api/search?text=%C3%28", 400, nil),
+        ]
+        for (method, target, status, parameter) in expectations {
+            let answer = try server.request(target, method: method)
+            XCTAssertEqual(answer.status, status, "\(method) \(target.prefix(80)): \(answer.text)")
+            let body = try XCTUnwrap(answer.json() as? [String: Any], "\(target.prefix(80)): \(answer.text)")
+            XCTAssertFalse((body["error"] as? String ?? "").isEmpty, "\(target.prefix(80))")
+            XCTAssertEqual(body["parameter"] as? String, parameter, "\(method) \(target.prefix(80)): \(answer.text)")
+            XCTAssertTrue(answer.header("Content-Type")?.hasPrefix("application/json") == true)
+            if status == 405 { XCTAssertEqual(answer.header("Allow"), "GET, HEAD") }
+        }
+    }
+
+    func testExplainCarriesEveryStatementWithItsPlanBesideTheSameAnswer() throws {
+        let server = try demo()
+        let plain = try server.request("/api/departures?stop=HBF&at=2026-03-02+07:55")
+        let explained = try server.request("/api/departures?stop=HBF&at=2026-03-02+07:55&explain=1")
+        XCTAssertEqual(explained.status, 200)
+        let body = try XCTUnwrap(explained.json() as? [String: Any])
+        XCTAssertEqual(body["result"] as? NSObject, try plain.json() as? NSObject)
+        let statements = try XCTUnwrap(body["explain"] as? [[String: Any]])
+        XCTAssertFalse(statements.isEmpty)
+        for statement in statements {
+            XCTAssertTrue((statement["sql"] as? String ?? "").hasPrefix("SELECT") || (statement["sql"] as? String ?? "").hasPrefix("WITH"), "\(statement)")
+            XCTAssertNotNil(statement["arguments"] as? [Any])
+            XCTAssertNotNil(statement["rows"] as? Int)
+            XCTAssertNotNil(statement["ms"] as? Double)
+        }
+        let details = statements.flatMap { ($0["plan"] as? [[String: Any]] ?? []).compactMap { $0["detail"] as? String } }
+        XCTAssertTrue(details.contains { $0.contains("USING") && $0.contains("INDEX") }, "\(details)")
+        // The bound values are there, not pasted into the SQL.
+        XCTAssertTrue(statements.contains { ($0["arguments"] as? [Any] ?? []).contains { "\($0)" == "HBF" } || ($0["sql"] as? String ?? "").contains("?") })
+        XCTAssertEqual(try server.request("/api/feeds?explain=1&format=csv").status, 400)
+    }
+
+    func testAnETagRevalidatesWithNotModified() throws {
+        let server = try demo()
+        let first = try server.request("/api/search?text=hbf")
+        let tag = try XCTUnwrap(first.header("ETag"))
+        let again = try server.request("/api/search?text=hbf", headers: ["If-None-Match": tag])
+        XCTAssertEqual(again.status, 304)
+        XCTAssertTrue(again.body.isEmpty)
+        XCTAssertNotEqual(try server.request("/api/search?text=zoo").header("ETag"), tag)
+        XCTAssertEqual(try server.request("/api/search?text=hbf", headers: ["If-None-Match": "\"other\""]).status, 200)
+        let page = try server.request("/board/HBF")
+        XCTAssertEqual(try server.request("/board/HBF", headers: ["If-None-Match": try XCTUnwrap(page.header("ETag"))]).status, 304)
+    }
+
+    func testEveryPageFileIsServedFromTheBinary() throws {
+        let server = try demo()
+        let pages = Paths.projectRoot + "/Sources/transit-serve/Pages"
+        let files = try XCTUnwrap(FileManager.default.enumerator(atPath: pages)).compactMap { $0 as? String }
+            .filter { !$0.hasPrefix("leaflet/LICENSE") && !$0.hasPrefix("leaflet/README") }
+        var served = 0
+        for file in files {
+            var isFolder: ObjCBool = false
+            guard FileManager.default.fileExists(atPath: pages + "/" + file, isDirectory: &isFolder), !isFolder.boolValue else { continue }
+            let answer = try server.request("/static/" + file)
+            XCTAssertEqual(answer.status, 200, file)
+            XCTAssertEqual(answer.body, try Data(contentsOf: URL(fileURLWithPath: pages + "/" + file)), file)
+            served += 1
+        }
+        XCTAssertGreaterThan(served, 10)
+        for (page, file) in [("/", "index.html"), ("/board/HBF", "board.html"), ("/trip/T1", "trip.html")] {
+            let answer = try server.request(page)
+            XCTAssertEqual(answer.body, try Data(contentsOf: URL(fileURLWithPath: pages + "/" + file)), page)
+            XCTAssertEqual(answer.header("Content-Type"), "text/html; charset=utf-8")
+        }
+    }
+
+    func testAHeavyQuestionRunsOutOfTimeAndTheServerGoesOnAnswering() throws {
+        guard let feed = Paths.sharedFeed("vilnius.zip") else {
+            throw XCTSkip("skipped: ../shared/feeds/vilnius.zip is absent (the time budget needs a feed large enough to be slow)")
+        }
+        let db = try DemoDatabase.path(feed: feed)
+        let server = try RunningServer(database: db, arguments: ["--quiet", "--time-limit", "20", "--connections", "1"])
+        defer { _ = server.stop() }
+        let started = Date()
+        let heavy = try server.request("/api/list/stop_times?where=SUBQUERY(trip.stop_times,%20$s,%20$s.stop.stop_name%20CONTAINS%20'zz').@count%20%3E%200")
+        XCTAssertEqual(heavy.status, 503, heavy.text)
+        XCTAssertTrue(heavy.text.contains("--time-limit"), heavy.text)
+        XCTAssertLessThan(Date().timeIntervalSince(started), 20)
+        XCTAssertEqual(try server.request("/api/search?text=gedimino").status, 200)
+    }
+
+    func testAnImportUnderneathFailsNoRequestAndIsSeenAtOnce() throws {
+        let folder = TemporaryDirectory()
+        let db = folder.file("served.sqlite")
+        XCTAssertEqual(try CommandRun.transit(["import", Paths.demoFeed, "--db", db, "--quiet"]).status, 0)
+        let server = try RunningServer(database: db, arguments: ["--quiet"])
+        defer { _ = server.stop() }
+        let stop = LockedFlag()
+        let failures = LockedList()
+        let answered = LockedList()
+        let requests = Thread {
+            while !stop.isSet {
+                do {
+                    // FEED:ID names the stop before and after feeds with the same ids are added.
+                    let answer = try server.request("/api/departures?stop=lindenau:HBF&at=2026-03-02+07:55")
+                    if answer.status != 200 { failures.append("\(answer.status): \(answer.text)") } else { answered.append("") }
+                } catch {
+                    failures.append("\(error)")
+                }
+            }
+            stop.done()
+        }
+        requests.start()
+        for name in ["second", "third"] {
+            let run = try CommandRun.transit(["import", Paths.demoFeed, "--feed", name, "--db", db, "--quiet"])
+            XCTAssertEqual(run.status, 0, run.stderr)
+        }
+        stop.set()
+        stop.waitDone()
+        XCTAssertEqual(failures.items.count, 0, "\(failures.items.prefix(3))")
+        XCTAssertGreaterThan(answered.items.count, 10, "requests ran while the feeds were imported")
+        let feeds = try XCTUnwrap(try server.request("/api/feeds").json() as? [[String: Any]])
+        XCTAssertEqual(feeds.compactMap { $0["feed"] as? String }.sorted(), ["lindenau", "second", "third"])
+    }
+
+    func testSIGTERMAnswersTheRequestInFlightAndEndsCleanly() throws {
+        let server = try RunningServer(database: try DemoDatabase.path())
+        XCTAssertEqual(try server.request("/api/feeds").status, 200)
+        XCTAssertTrue(server.stderr.contains("GET /api/feeds 200"), server.stderr)
+        // A request in flight when SIGTERM comes is still answered.
+        let answered = LockedList()
+        let inFlight = Thread {
+            for _ in 0..<20 {
+                if let answer = try? server.request("/api/plan?from=HBF&to=STR&at=2026-03-02+07:55") { answered.append("\(answer.status)") }
+            }
+        }
+        inFlight.start()
+        usleep(50_000)
+        XCTAssertEqual(server.stop(), 0, server.stderr)
+        XCTAssertFalse(answered.items.contains { $0 != "200" }, "\(answered.items)")
+        XCTAssertThrowsError(try RunningServer.request(server.base + "/api/feeds", timeout: 2))
+    }
+
+    func testTheServerRefusesAMissingDatabaseInOneLine() throws {
+        let run = try CommandRun.transit(["serve", "--db", "/nonexistent/transit.sqlite", "--port", "0"], timeout: 30)
+        XCTAssertEqual(run.status, 1)
+        XCTAssertEqual(run.stderr.split(separator: "\n").count, 1, run.stderr)
+        XCTAssertTrue(run.stderr.contains("/nonexistent/transit.sqlite"), run.stderr)
+        let help = try CommandRun.transit(["serve", "--help"])
+        XCTAssertEqual(help.status, 0)
+        XCTAssertTrue(help.stdout.contains("--time-limit"), help.stdout)
+    }
+
+    func testThePagesShowTheAPIsAnswersInABrowser() throws {
+        let server = try demo()
+        let folder = TemporaryDirectory()
+        let run = try CommandRun.run("/usr/bin/env", ["python3", Paths.projectRoot + "/Tests/Browser/browser_test.py", "--base", server.base,
+                                                       "--stop", "HBF", "--at", "2026-03-02 07:55", "--screenshot", folder.file("board.png")], timeout: 300)
+        if run.status == 77 { throw XCTSkip(run.stdout + run.stderr) }
+        XCTAssertEqual(run.status, 0, run.stdout + run.stderr)
+        XCTAssertTrue(FileManager.default.fileExists(atPath: folder.file("board.png")))
+    }
+}
+
+/// A flag set by one thread and read by another, with a way to wait for the reader to finish.
+private final class LockedFlag: @unchecked Sendable {
+    private let lock = NSLock()
+    private var value = false
+    private let finished = DispatchSemaphore(value: 0)
+    var isSet: Bool { lock.lock(); defer { lock.unlock() }; return value }
+    func set() { lock.lock(); value = true; lock.unlock() }
+    func done() { finished.signal() }
+    func waitDone() { _ = finished.wait(timeout: .now() + 60) }
+}
+
+/// Strings appended from several threads.
+private final class LockedList: @unchecked Sendable {
+    private let lock = NSLock()
+    private var list: [String] = []
+    var items: [String] { lock.lock(); defer { lock.unlock() }; return list }
+    func append(_ item: String) { lock.lock(); list.append(item); lock.unlock() }
+}
