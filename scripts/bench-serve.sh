@@ -1,10 +1,15 @@
 #!/usr/bin/env bash
-# transit serve under load, on the large feed (vilnius.zip tiled 10 times), with wrk:
-#   1. /api/departures (a stop, a fixed moment, 60 minutes), /api/nearby (800 m) and /api/plan
-#      (two stops), each for 10 s with 2 threads and 32 connections: answers a second and latency;
-#   2. the same departures question through one whole `transit departures` process (hyperfine),
-#      to show what one HTTP answer costs next to starting the command.
-# Every answer is checked first (status 200 and the command line's JSON).
+# transit serve under load on the large feed (vilnius.zip tiled 10 times), with wrk (Debian's
+# package), against the command line's own batch run of the same questions in the same run:
+#   1. departures (near= a point, radius 500 m, within 20 min), nearby (500 m) and search: 2,000
+#      seeded questions each (scripts/batch-questions.py); the batch (`--input`, one process)
+#      answers them all, then wrk (2 threads, 64 connections, 20 s) asks them over HTTP in turn:
+#      requests a second, the ratio to the batch, and the latency percentiles;
+#   2. 1,000,000 requests (nearby and departures): the server's resident memory after the first
+#      50,000 and at the end;
+#   3. 40 s of departures while the served feed is imported again twice and realtime data is
+#      stored every 5 s (on a copy of the database): failed requests must be 0.
+# Every answer's status is checked by wrk's script (a non-2xx is counted and printed).
 #
 #   scripts/bench-serve.sh        (needs a release build: make build)
 set -euo pipefail
@@ -14,42 +19,117 @@ db=bench/large.sqlite
 feed=bench/large.zip
 shared=../shared/feeds
 port=${PORT:-18080}
+seconds=${SECONDS_PER_RUN:-20}
 
 [ -x "$bin/transit-serve" ] || { echo "build first: make build" >&2; exit 1; }
 command -v wrk > /dev/null || { echo "wrk is missing: apt-get install wrk" >&2; exit 1; }
-mkdir -p bench
+mkdir -p bench/serve
 if [ ! -f "$feed" ]; then
   echo "making $feed (vilnius.zip tiled 10 times)…" >&2
   python3 "$shared/make-large-feed.py" "$shared/vilnius.zip" 10 "$feed"
 fi
 [ -f "$db" ] || "$bin/transit" import "$feed" --db "$db" --quiet
+"$bin/transit" feeds upgrade --db "$db" > /dev/null
 
-"$bin/transit" serve --db "$db" --port "$port" --quiet 2> bench/serve.log &
-server=$!
-trap 'kill $server 2> /dev/null; wait $server 2> /dev/null' EXIT
-for _ in $(seq 100); do grep -q "http://" bench/serve.log 2> /dev/null && break; sleep 0.1; done
-
-base="http://127.0.0.1:$port"
-stop=$(sqlite3 "$db" "SELECT stop_id FROM stops WHERE stop_id LIKE '0:%' AND location_type = 0 ORDER BY stop_id LIMIT 1 OFFSET 100")
-to=$(sqlite3 "$db" "SELECT stop_id FROM stops WHERE stop_id LIKE '0:%' AND location_type = 0 ORDER BY stop_id LIMIT 1 OFFSET 600")
-departures="/api/departures?stop=$stop&at=2015-09-15+08:00&within=60"
-nearby="/api/nearby?lat=54.687&lon=25.28&radius=800"
-plan="/api/plan?from=$stop&to=$to&at=2015-09-15+08:00"
-
-# Each answer equals the command line's.
-check() {
-  local target=$1; shift
-  diff <(curl -sf "$base$target" | python3 -m json.tool) <("$bin/transit" "$@" --db "$db" --format json | python3 -m json.tool) > /dev/null \
-    || { echo "$target differs from transit $*" >&2; exit 1; }
-}
-check "$departures" departures --stop "$stop" --at "2015-09-15 08:00" --within 60
-check "$nearby" nearby 54.687 25.28 --radius 800
-check "$plan" plan "$stop" "$to" --at "2015-09-15 08:00"
-
-echo "transit serve on $db ($(nproc) cores), wrk -t2 -c32 -d10s, $(date -u +%F):"
-for target in "$departures" "$nearby" "$plan"; do
-  echo "== GET $target"
-  wrk -t2 -c32 -d10s --latency "$base$target" | grep -E "Requests/sec|Latency|50%|90%|99%|Non-2xx|Socket errors" || true
+# The questions, as CSV for the batch and as request targets for wrk.
+for kind in departures nearby search; do
+  csv=bench/serve/$kind.csv
+  [ -f "$csv" ] || python3 scripts/batch-questions.py "$kind" "$db" 2000 42 > "$csv"
+  python3 - "$kind" "$csv" > "bench/serve/$kind.targets" <<'PY'
+import csv, sys, urllib.parse
+kind, path = sys.argv[1], sys.argv[2]
+for row in csv.DictReader(open(path)):
+    if kind == "departures":
+        query = {"near": f"{row['lat']},{row['lon']}", "radius": row.get("radius") or "500", "at": row["at"], "within": "20"}
+    elif kind == "nearby":
+        query = {"lat": row["lat"], "lon": row["lon"], "radius": row.get("radius") or "500"}
+    else:
+        query = {"text": row["text"]}
+    print(f"/api/{kind}?" + urllib.parse.urlencode(query))
+PY
 done
-echo "== one whole process for the departures question"
-hyperfine -N --warmup 5 --runs 50 "$bin/transit departures --stop $stop --at '2015-09-15 08:00' --within 60 --db $db --format json" 2>&1 | grep -E "Time|Range"
+# wrk's script: each connection walks the targets from its own offset; non-2xx answers are
+# counted per thread and reported at the end.
+cat > bench/serve/targets.lua <<'LUA'
+local targets, next_index, failures = {}, 1, 0
+local threads = {}
+function setup(thread) table.insert(threads, thread) end
+function init(args)
+  for line in io.lines(args[1]) do targets[#targets + 1] = line end
+  next_index = math.random(#targets)
+end
+function request()
+  local target = targets[next_index]
+  next_index = next_index % #targets + 1
+  return wrk.format("GET", target)
+end
+function response(status, headers, body)
+  if status < 200 or status > 299 then failures = failures + 1 end
+end
+function done(summary, latency, requests)
+  local failed = 0
+  for _, thread in ipairs(threads) do failed = failed + (thread:get("failures") or 0) end
+  io.write(string.format("failed (non-2xx): %d, socket errors: %d\n", failed,
+    summary.errors.connect + summary.errors.read + summary.errors.write + summary.errors.timeout))
+end
+LUA
+
+serve() {
+  "$bin/transit" serve --db "$1" --port "$port" --quiet 2> bench/serve/server.log &
+  server=$!
+  for _ in $(seq 200); do grep -q "http://" bench/serve/server.log 2> /dev/null && return; sleep 0.05; done
+  echo "the server did not start: $(cat bench/serve/server.log)" >&2; exit 1
+}
+stop() { kill "$server" 2> /dev/null || true; wait "$server" 2> /dev/null || true; }
+trap stop EXIT
+rss() { awk '/VmRSS/ { print $2 / 1024 }' "/proc/$server/status"; }
+load() { # TARGETS SECONDS: wrk's summary lines
+  wrk -t2 -c64 -d"$2"s --latency -s bench/serve/targets.lua "http://127.0.0.1:$port" -- "bench/serve/$1.targets"
+}
+
+echo "transit serve on $db ($(nproc) cores), wrk -t2 -c64 -d${seconds}s, $(date -u +%F):"
+serve "$db"
+for kind in departures nearby search; do
+  extra=(); [ "$kind" = departures ] && extra=(--within 20)
+  start=$(date +%s.%N)
+  "$bin/transit" "$kind" --input "bench/serve/$kind.csv" "${extra[@]}" --format json --db "$db" > /dev/null
+  batch=$(python3 -c "import sys; print(2000 / ($(date +%s.%N) - $start))")
+  out=$(load "$kind" "$seconds")
+  http=$(echo "$out" | awk '/Requests\/sec/ { print $2 }')
+  p99=$(echo "$out" | awk '$1 == "99%" { print $2 }')
+  p50=$(echo "$out" | awk '$1 == "50%" { print $2 }')
+  failed=$(echo "$out" | grep "failed (non-2xx)")
+  printf "%-10s over HTTP %8.0f/s (p50 %s, p99 %s), batch %8.0f/s: %.2fx the batch; %s\n" \
+    "$kind" "$http" "$p50" "$p99" "$batch" "$(python3 -c "print($http / $batch)")" "$failed"
+done
+
+echo "== memory over 1,000,000 requests (nearby and departures)"
+wrk -t2 -c64 -d5s -s bench/serve/targets.lua "http://127.0.0.1:$port" -- bench/serve/nearby.targets > /dev/null
+first=$(rss)
+total=0
+while [ "$total" -lt 1000000 ]; do
+  for kind in nearby departures; do
+    out=$(wrk -t2 -c64 -d10s -s bench/serve/targets.lua "http://127.0.0.1:$port" -- "bench/serve/$kind.targets")
+    total=$((total + $(echo "$out" | awk '/requests in/ { print $1 }')))
+  done
+done
+last=$(rss)
+printf "resident memory: %.1f MB after warm-up, %.1f MB after %d more requests (%+.1f %%)\n" \
+  "$first" "$last" "$total" "$(python3 -c "print(($last - $first) / $first * 100)")"
+stop
+
+echo "== 40 s of departures while the feed is imported again twice and realtime is stored every 5 s"
+copy=bench/serve/served.sqlite
+cp "$db" "$copy"
+python3 scripts/realtime-message.py "$copy" 500 10 "$(date -d '2015-09-15 08:00' +%s)" bench/serve/updates.pb 42 > /dev/null
+serve "$copy"
+"$bin/transit" realtime bench/serve/updates.pb --every 5 --db "$copy" > /dev/null 2>&1 &
+refresher=$!
+(sleep 3; for _ in 1 2; do "$bin/transit" import "$feed" --db "$copy" --quiet; done) &
+importer=$!
+out=$(load departures 40)
+wait "$importer"
+kill "$refresher"; wait "$refresher" 2> /dev/null || true
+echo "$out" | grep -E "requests in|Requests/sec|99%|failed"
+stop
+rm -f "$copy" "$copy-wal" "$copy-shm"
