@@ -1,4 +1,7 @@
 import ArgumentParser
+#if canImport(Glibc)
+import Glibc
+#endif
 
 /// The command line of a query (`nearby`, `departures`, `search`, `trip`, `route`, `routes`,
 /// `stats`, `alerts`, `vehicles`, `plan`, `reach`) read without swift-argument-parser, so the
@@ -55,7 +58,7 @@ struct DirectCommandLine {
     /// must read them.
     static func read<Command: DirectlyReadableCommand>(_: Command.Type, _ arguments: [String]) -> Command? {
         var line = DirectCommandLine(arguments)
-        var command = Command.withDefaults()
+        var command = CommandDefaults.shared.value(of: Command.self)
         var positionalCount = 0
         while let argument = line.arguments.popFirst() {
             if argument.hasPrefix("--") {
@@ -176,4 +179,27 @@ extension DirectlyReadableCommand {
     static var takesNegativeNumbers: Bool { false }
 
     mutating func read(argument: String) {}
+}
+
+/// Each command's defaults (`withDefaults()`), made once per process and copied after: building a
+/// command's option wrappers was 5 % of a server's nearby answer (transit-serve asks thousands a
+/// second); a command line pays the lock once.
+final class CommandDefaults: @unchecked Sendable {
+    static let shared = CommandDefaults()
+    private var values: [ObjectIdentifier: Any] = [:]
+    private var mutex = pthread_mutex_t()
+
+    private init() {
+        pthread_mutex_init(&mutex, nil)
+    }
+
+    /// `Command.withDefaults()`, from the cache.
+    func value<Command: DirectlyReadableCommand>(of _: Command.Type) -> Command {
+        pthread_mutex_lock(&mutex)
+        defer { pthread_mutex_unlock(&mutex) }
+        if let value = values[ObjectIdentifier(Command.self)] as? Command { return value }
+        let value = Command.withDefaults()
+        values[ObjectIdentifier(Command.self)] = value
+        return value
+    }
 }
