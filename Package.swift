@@ -25,6 +25,8 @@ let package = Package(
             pkgConfig: "sqlite3",
             providers: [.apt(["libsqlite3-dev"])]
         ),
+        // The system zlib (apt: zlib1g-dev), for transit-serve's gzip answers.
+        .systemLibrary(name: "CGzip", pkgConfig: "zlib", providers: [.apt(["zlib1g-dev"])]),
         // Fetch requests over SQLite: knows SQL and SQLite, nothing of transit.
         .target(name: "FetchRequest", dependencies: ["CSQLite"]),
         // GTFS: reading feeds, the schema, the importer and the rider queries. No Foundation.
@@ -76,7 +78,7 @@ let package = Package(
         // Hummingbird and SwiftNIO stay out of `transit`, so its start-up does not move.
         .executableTarget(
             name: "transit-serve",
-            dependencies: ["TransitCommands", "GTFS", "FetchRequest", .product(name: "Hummingbird", package: "hummingbird")],
+            dependencies: ["TransitCommands", "GTFS", "FetchRequest", "CGzip", .product(name: "Hummingbird", package: "hummingbird")],
             exclude: ["Pages/leaflet/LICENSE", "Pages/leaflet/README.md"],
             resources: [.embedInCode("Pages")]
         ),

@@ -23,7 +23,7 @@ struct TransitResponder: HTTPResponder {
         var response = await answer(request)
         if let origin = settings.corsOrigin {
             response.headers[.accessControlAllowOrigin] = origin
-            response.headers[.vary] = "Origin"
+            response.headers[.vary] = response.headers[.vary].map { $0 + ", Origin" } ?? "Origin"
         }
         if request.method == .head { response.body = ResponseBody() }
         if !settings.quiet {
@@ -108,9 +108,8 @@ struct TransitResponder: HTTPResponder {
             headers[.contentType] = explain ? Self.jsonType : Self.contentType(ofFormat: query["format"] ?? endpoint.formats[0])
             headers[.cacheControl] = settings.cacheControl
             if let tag { headers[.eTag] = tag }
-            let body = explain ? ExplainJSON.wrap(answer) : answer.body
-            headers[.contentLength] = String(body.count)
-            return Response(status: .ok, headers: headers, body: ResponseBody(byteBuffer: ByteBuffer(bytes: body)))
+            let body = Self.body(explain ? ExplainJSON.wrap(answer) : answer.body, headers: &headers, for: request)
+            return Response(status: .ok, headers: headers, body: body)
         case .badRequest:
             return Self.error(.badRequest, answer.message, parameter: endpoint.parameter(namedIn: answer.message))
         case .notFound:
@@ -135,12 +134,30 @@ struct TransitResponder: HTTPResponder {
         return "\"" + hash.hex + "\""
     }
 
-    /// Whether an If-None-Match header names `tag` (or is `*`).
+    /// Whether an If-None-Match header names `tag`, its gzip form, or is `*`.
     private static func matches(_ header: String, _ tag: String) -> Bool {
-        header.split(separator: ",").contains { candidate in
-            let trimmed = candidate.trimmingWhitespace()
-            return trimmed == "*" || trimmed == tag || trimmed == "W/" + tag
+        let gzipTag = Gzip.tag(tag)
+        return header.split(separator: ",").contains { candidate in
+            var trimmed = candidate.trimmingWhitespace()
+            if trimmed.hasPrefix("W/") { trimmed = trimmed.dropFirst(2) }
+            return trimmed == "*" || trimmed == tag || trimmed == gzipTag
         }
+    }
+
+    /// The body of a 200: gzip when the client accepts it and it is worth it (then
+    /// `Content-Encoding`, and the entity tag of that form); `Content-Length` either way.
+    private static func body(_ bytes: [UInt8], headers: inout HTTPFields, for request: Request, compressible: Bool = true) -> ResponseBody {
+        var bytes = bytes
+        if compressible {
+            headers[.vary] = "Accept-Encoding"
+            if bytes.count >= Gzip.threshold, Gzip.isAccepted(by: request.headers[.acceptEncoding]), let compressed = Gzip.compress(bytes) {
+                bytes = compressed
+                headers[.contentEncoding] = "gzip"
+                if let tag = headers[.eTag] { headers[.eTag] = Gzip.tag(tag) }
+            }
+        }
+        headers[.contentLength] = String(bytes.count)
+        return ResponseBody(byteBuffer: ByteBuffer(bytes: bytes))
     }
 
     // MARK: Pages and files
@@ -165,17 +182,17 @@ struct TransitResponder: HTTPResponder {
         }
         var headers = HTTPFields()
         headers[.contentType] = EmbeddedFiles.contentType(of: file)
-        headers[.contentLength] = String(bytes.count)
         // The files are part of the binary: they change only with it.
         let tag = "\"" + EmbeddedFiles.versionTag + "\""
         headers[.eTag] = tag
         headers[.cacheControl] = "no-cache"
         headers[.contentSecurityPolicy] = "default-src 'self'; img-src 'self' data: blob: *; style-src 'self' 'unsafe-inline'"
         if request.headers[.ifNoneMatch].map({ Self.matches($0, tag) }) == true {
-            headers[.contentLength] = nil
             return Response(status: .notModified, headers: headers)
         }
-        return Response(status: .ok, headers: headers, body: ResponseBody(byteBuffer: ByteBuffer(bytes: bytes)))
+        let compressible = !file.hasSuffix(".png")
+        let body = Self.body(bytes, headers: &headers, for: request, compressible: compressible)
+        return Response(status: .ok, headers: headers, body: body)
     }
 
     // MARK: Helpers

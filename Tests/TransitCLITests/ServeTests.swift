@@ -165,6 +165,86 @@ final class ServeTests: XCTestCase {
         XCTAssertEqual(try server.request("/board/HBF", headers: ["If-None-Match": try XCTUnwrap(page.header("ETag"))]).status, 304)
     }
 
+    /// Fetches `url` with Python's urllib, which (unlike URLSession) leaves gzip alone: the
+    /// Content-Encoding, ETag and Vary headers on the first line, then the body as sent.
+    private func rawFetch(_ url: String, gzip: Bool) throws -> (headers: [String], body: Data) {
+        let script = """
+            import sys, urllib.request
+            request = urllib.request.Request(sys.argv[1], headers={"Accept-Encoding": sys.argv[2]})
+            with urllib.request.urlopen(request) as answer:
+                body = answer.read()
+                print(answer.headers.get("Content-Encoding"), answer.headers.get("ETag"), answer.headers.get("Vary"))
+                sys.stdout.flush()
+                sys.stdout.buffer.write(body)
+            """
+        let run = try CommandRun.run("/usr/bin/env", ["python3", "-c", script, url, gzip ? "gzip, deflate" : "identity"])
+        XCTAssertEqual(run.status, 0, run.stderr)
+        let data = Data(run.stdout.utf8)
+        guard let newline = data.firstIndex(of: 0x0A) else { return ([], data) }
+        return (String(decoding: data[..<newline], as: UTF8.self).split(separator: " ").map(String.init), Data(data[(newline + 1)...]))
+    }
+
+    func testGzipWhenAskedWithItsOwnTagAndTheSameBytes() throws {
+        let server = try demo()
+        let url = server.base + "/api/trip/T1?date=2026-03-02&format=geojson"
+        let plain = try rawFetch(url, gzip: false)
+        XCTAssertEqual(plain.headers.first, "None")
+        XCTAssertEqual(plain.headers.last, "Accept-Encoding")
+        // The body is binary: read it with Python and compare there.
+        let script = """
+            import gzip, sys, urllib.request
+            def fetch(encoding):
+                request = urllib.request.Request(sys.argv[1], headers={"Accept-Encoding": encoding})
+                with urllib.request.urlopen(request) as answer:
+                    return answer.headers.get("Content-Encoding"), answer.headers.get("ETag"), answer.read()
+            encoding, tag, body = fetch("gzip")
+            plain_encoding, plain_tag, plain = fetch("identity")
+            assert encoding == "gzip" and plain_encoding is None, (encoding, plain_encoding)
+            assert gzip.decompress(body) == plain, "the gzip body is the plain body"
+            assert len(body) < len(plain), (len(body), len(plain))
+            assert tag != plain_tag and tag.endswith('-gzip"'), (tag, plain_tag)
+            print("ok", len(plain), len(body))
+            """
+        let run = try CommandRun.run("/usr/bin/env", ["python3", "-c", script, url])
+        XCTAssertEqual(run.status, 0, run.stdout + run.stderr)
+        XCTAssertTrue(run.stdout.hasPrefix("ok "), run.stdout)
+        // A small answer goes as it is.
+        XCTAssertEqual(try rawFetch(server.base + "/api/search?text=lodz", gzip: true).headers.first, "None")
+    }
+
+    func testCORSIsOffUnlessAnOriginIsGiven() throws {
+        XCTAssertNil(try demo().request("/api/feeds").header("Access-Control-Allow-Origin"))
+        let server = try RunningServer(database: try DemoDatabase.path(), arguments: ["--quiet", "--cors", "https://example.org"])
+        defer { _ = server.stop() }
+        XCTAssertEqual(try server.request("/api/feeds").header("Access-Control-Allow-Origin"), "https://example.org")
+        let preflight = try server.request("/api/feeds", method: "OPTIONS")
+        XCTAssertEqual(preflight.status, 204)
+        XCTAssertEqual(preflight.header("Access-Control-Allow-Methods"), "GET, HEAD")
+    }
+
+    func testASaturatedServerSays503WithRetryAfter() throws {
+        guard let feed = Paths.sharedFeed("vilnius.zip") else {
+            throw XCTSkip("skipped: ../shared/feeds/vilnius.zip is absent (saturating the server needs a question slow enough)")
+        }
+        let db = try DemoDatabase.path(feed: feed)
+        let server = try RunningServer(database: db, arguments: ["--quiet", "--connections", "1", "--queue", "0", "--time-limit", "3000"])
+        defer { _ = server.stop() }
+        let slow = LockedList()
+        let heavy = Thread {
+            let answer = try? server.request("/api/list/stop_times?where=SUBQUERY(trip.stop_times,%20$s,%20$s.stop.stop_name%20CONTAINS%20'zz').@count%20%3E%200")
+            slow.append("\(answer?.status ?? 0)")
+        }
+        heavy.start()
+        usleep(500_000)
+        let refused = try server.request("/api/feeds")
+        XCTAssertEqual(refused.status, 503, refused.text)
+        XCTAssertEqual(refused.header("Retry-After"), "1")
+        XCTAssertTrue(refused.text.contains("busy"), refused.text)
+        while slow.items.isEmpty { usleep(50_000) }
+        XCTAssertEqual(slow.items, ["503"], "the heavy question ran out of time")
+        XCTAssertEqual(try server.request("/api/feeds").status, 200)
+    }
+
     func testEveryPageFileIsServedFromTheBinary() throws {
         let server = try demo()
         let pages = Paths.projectRoot + "/Sources/transit-serve/Pages"
