@@ -25,7 +25,12 @@ struct TransitResponder: HTTPResponder {
             response.headers[.accessControlAllowOrigin] = origin
             response.headers[.vary] = response.headers[.vary].map { $0 + ", Origin" } ?? "Origin"
         }
-        if request.method == .head { response.body = ResponseBody() }
+        if request.method == .head {
+            // No body, but the length a GET would have (setting the body resets it).
+            let length = response.headers[.contentLength]
+            response.body = ResponseBody()
+            response.headers[.contentLength] = length
+        }
         if !settings.quiet {
             let milliseconds = Double(ServerClock.now() - started) / 1_000_000
             let length = response.headers[.contentLength] ?? "-"

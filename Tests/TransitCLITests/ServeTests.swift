@@ -161,6 +161,12 @@ final class ServeTests: XCTestCase {
         XCTAssertTrue(again.body.isEmpty)
         XCTAssertNotEqual(try server.request("/api/search?text=zoo").header("ETag"), tag)
         XCTAssertEqual(try server.request("/api/search?text=hbf", headers: ["If-None-Match": "\"other\""]).status, 200)
+        // HEAD: the GET's headers, no body.
+        let head = try server.request("/api/search?text=hbf", method: "HEAD")
+        XCTAssertEqual(head.status, 200)
+        XCTAssertTrue(head.body.isEmpty)
+        XCTAssertEqual(head.header("ETag"), tag)
+        XCTAssertEqual(head.header("Content-Length"), String(first.body.count))
         let page = try server.request("/board/HBF")
         XCTAssertEqual(try server.request("/board/HBF", headers: ["If-None-Match": try XCTUnwrap(page.header("ETag"))]).status, 304)
     }
