@@ -59,6 +59,31 @@ struct ServeCommand: AsyncParsableCommand {
     @Flag(name: .long, help: "Write no access log (one line per request on stderr).")
     var quiet = false
 
+    /// Runs the command line. A mistake is one line (`Error: …`) pointing at `--help`, exit 64,
+    /// as `transit` words its own; help and the version go to stdout.
+    static func main() async {
+        do {
+            var command = try parseAsRoot()
+            // --help and --version come back as the parser's own commands, which say it by throwing.
+            if var server = command as? ServeCommand {
+                try await server.run()
+            } else {
+                try command.run()
+            }
+        } catch {
+            let code = exitCode(for: error)
+            if code == .success {
+                print(fullMessage(for: error))
+                Foundation.exit(0)
+            }
+            let message = message(for: error).split(separator: "\n").first.map(String.init) ?? ""
+            if !message.isEmpty {
+                writeToStandardError("Error: " + message + (code == .validationFailure ? " (see 'transit serve --help')" : "") + "\n")
+            }
+            Foundation.exit(code.rawValue)
+        }
+    }
+
     var path: String {
         if let db { return db }
         if let environment = ProcessInfo.processInfo.environment["TRANSIT_DB"], !environment.isEmpty { return environment }

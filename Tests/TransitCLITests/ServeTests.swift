@@ -1,4 +1,5 @@
 import Foundation
+import GTFSRealtime
 import TestSupport
 import XCTest
 
@@ -340,11 +341,50 @@ final class ServeTests: XCTestCase {
         XCTAssertThrowsError(try RunningServer.request(server.base + "/api/feeds", timeout: 2))
     }
 
+    func testRealtimeIsStoredBesideTheServerAndStopsWithIt() throws {
+        let folder = TemporaryDirectory()
+        let db = folder.file("served.sqlite")
+        XCTAssertEqual(try CommandRun.transit(["import", Paths.demoFeed, "--db", db, "--quiet"]).status, 0)
+        let message = TransitRealtime_FeedMessage.with { message in
+            message.header = .with { $0.gtfsRealtimeVersion = "2.0"; $0.timestamp = UInt64(Date().timeIntervalSince1970) }
+            message.entity = [.with { entity in
+                entity.id = "1"
+                entity.tripUpdate = .with { update in
+                    update.trip = .with { $0.tripID = "T1" }
+                    update.stopTimeUpdate = [.with { $0.stopSequence = 2; $0.departure = .with { $0.delay = 120 } }]
+                }
+            }]
+        }
+        let path = try folder.write("updates.pb", bytes: try message.serializedBytes())
+        let server = try RunningServer(database: db, arguments: ["--realtime", path, "--every", "5"])
+        var stored: [Any] = []
+        for _ in 0..<100 where stored.isEmpty {
+            stored = try XCTUnwrap(try server.request("/api/list/realtime_trip_updates").json() as? [Any])
+            if stored.isEmpty { usleep(100_000) }
+        }
+        XCTAssertEqual(stored.count, 1, "the message was stored by the refresh")
+        let answer = try server.request("/api/list/realtime_trip_updates")
+        XCTAssertEqual(answer.header("Cache-Control"), "max-age=5")
+        XCTAssertEqual(server.stop(), 0, server.stderr)
+        // The refresh ended with the server.
+        let children = try FileManager.default.contentsOfDirectory(atPath: "/proc").filter { $0.allSatisfy(\.isNumber) }.filter { pid in
+            let commandLine = (try? String(contentsOfFile: "/proc/\(pid)/cmdline", encoding: .utf8)) ?? ""
+            return commandLine.contains("transit-realtime") && commandLine.contains(db)
+        }
+        XCTAssertEqual(children, [], "transit realtime still runs after the server stopped")
+    }
+
     func testTheServerRefusesAMissingDatabaseInOneLine() throws {
         let run = try CommandRun.transit(["serve", "--db", "/nonexistent/transit.sqlite", "--port", "0"], timeout: 30)
         XCTAssertEqual(run.status, 1)
         XCTAssertEqual(run.stderr.split(separator: "\n").count, 1, run.stderr)
         XCTAssertTrue(run.stderr.contains("/nonexistent/transit.sqlite"), run.stderr)
+        for (arguments, flag) in [(["--port", "abc"], "--port"), (["--every", "1"], "--every"), (["--bogus"], "--bogus")] {
+            let mistake = try CommandRun.transit(["serve"] + arguments, timeout: 30)
+            XCTAssertEqual(mistake.status, 64, mistake.stderr)
+            XCTAssertEqual(mistake.stderr.split(separator: "\n").count, 1, mistake.stderr)
+            XCTAssertTrue(mistake.stderr.hasPrefix("Error: ") && mistake.stderr.contains(flag), mistake.stderr)
+        }
         let help = try CommandRun.transit(["serve", "--help"])
         XCTAssertEqual(help.status, 0)
         XCTAssertTrue(help.stdout.contains("--time-limit"), help.stdout)
