@@ -11,7 +11,7 @@ struct DeparturesCommand: ParsableCommand {
         _superCommandName: "transit",
         abstract: "List what leaves soon from a stop or near a point.",
         discussion: """
-            Times are wall-clock times in the agency time zone of the feeds asked (--at may also carry a UTC offset or Z; it must when those feeds are in different zones); each departure is shown in its own feed's zone. A departure is listed when its moment (noon of its service date minus 12 hours, plus its GTFS time) is within [--at, --at + --within]: trips of yesterday's service running past midnight count, and calendar_dates additions and removals apply. Rows where boarding is not allowed (pickup_type 1) and the last stop of each trip are left out. With realtime data read by `transit realtime` at most --max-age minutes older than --at, times are the predicted ones (delays, skipped stops, cancelled and new trips; JSON adds scheduled, delay_s, realtime); --no-realtime shows the timetable.
+            Times are wall-clock times in the agency time zone of the feeds asked (--at may also carry a UTC offset or Z; it must when those feeds are in different zones); each departure is shown in its own feed's zone. A departure is listed when its moment (noon of its service date minus 12 hours, plus its GTFS time) is within [--at, --at + --within]: trips of yesterday's service running past midnight count, and calendar_dates additions and removals apply. Rows where boarding is not allowed (pickup_type 1) and the last stop of each trip are left out. With realtime data read by `transit realtime` at most --max-age minutes older than --at, times are the predicted ones (delays, skipped stops, cancelled and new trips; JSON adds scheduled, delay_s, realtime); --cancelled lists what realtime cancels, marked, instead of leaving it out; --no-realtime shows the timetable.
             Examples: transit departures --stop HBF --at "2026-03-02 08:00"
                       transit departures --near 54.687,25.28 --radius 400 --within 10
             Many questions in one run: --input questions.csv (columns stop_id, or lat,lon[,radius]; then at[,within][,limit]; a missing or empty cell takes the flag's value; - reads standard input) answers every row, in order, each record with its row number as `input`.
@@ -35,6 +35,9 @@ struct DeparturesCommand: ParsableCommand {
 
     @Flag(name: .customLong("no-realtime"), help: "Show the timetable, without the stored realtime data.")
     var noRealtime = false
+
+    @Flag(name: .long, help: "List the departures realtime data cancels (a cancelled trip, a skipped stop) at their timetable time, marked cancelled, instead of leaving them out.")
+    var cancelled = false
 
     @OptionGroup var batch: BatchOptions
 
@@ -140,6 +143,7 @@ struct DeparturesCommand: ParsableCommand {
         }
         var query = DeparturesQuery(stopKeys: stopKeys, start: start, duration: within * 60)
         query.limit = limit
+        query.includesCancelled = cancelled
         if !noRealtime {
             // Stored realtime data applies when its messages are at most --max-age older than --at.
             query.realtime = try RealtimeFreshness(maxAgeMinutes: maxAge).freshFeeds(among: askedFeeds, at: start, in: transit)
@@ -167,6 +171,7 @@ extension DeparturesCommand: DirectlyReadableCommand {
         command.limit = 20
         command.maxAge = 30
         command.noRealtime = false
+        command.cancelled = false
         command.batch = .withDefaults()
         command.options = .withDefaults()
         return command
@@ -179,6 +184,7 @@ extension DeparturesCommand: DirectlyReadableCommand {
         case "limit": line.set(&limit, negativeNumbers: true)
         case "max-age": line.set(&maxAge, negativeNumbers: true)
         case "no-realtime": line.setFlag(&noRealtime)
+        case "cancelled": line.setFlag(&cancelled)
         default: stops.read(option: name, from: &line) ?? batch.read(option: name, from: &line) ?? options.read(option: name, from: &line)
         }
     }
@@ -282,18 +288,20 @@ struct ShownDeparture: OutputRecord {
     }
 
     static let fieldNames = ["stop_id", "stop_name", "trip_id", "route_id", "route", "headsign", "service_date",
-                             "gtfs_time", "scheduled", "departure", "minutes", "delay_s", "realtime"]
+                             "gtfs_time", "scheduled", "departure", "minutes", "delay_s", "realtime", "cancelled"]
     var fieldValues: [OutputValue] {
         [.text(departure.stopID), .text(departure.stopName), .text(departure.tripID), .text(departure.routeID),
          .text(departure.route), .text(departure.headsign), .text(departure.serviceDate.description),
          departure.gtfsTime.map { .text(GTFSTime.format($0)) } ?? .null, scheduled.map { .text($0.iso8601) } ?? .null,
-         .text(local.iso8601), .integer(minutes), departure.delay.map { .integer($0) } ?? .null, .boolean(departure.isRealtime)]
+         .text(local.iso8601), .integer(minutes), departure.delay.map { .integer($0) } ?? .null, .boolean(departure.isRealtime),
+         .boolean(departure.isCancelled)]
     }
 
     /// The delay as the table shows it: "+4 min", "on time", "−1 min", "new" for a NEW trip,
-    /// nothing for the timetable's time.
+    /// "cancelled", nothing for the timetable's time.
     var delayText: String {
         guard departure.isRealtime else { return "" }
+        if departure.isCancelled { return "cancelled" }
         guard let delay = departure.delay else { return "new" }
         let minutes = Int((Double(delay) / 60).rounded())
         if minutes == 0 { return "on time" }
@@ -310,9 +318,10 @@ struct ShownDeparture: OutputRecord {
     var tableCells: [String] {
         [local.hourMinute, "\(minutes) min", delayText, departure.route, departure.headsign, departure.stopName, departure.platformCode ?? ""]
     }
-    /// The route as a badge in its colours, the realtime delay coloured.
+    /// The route as a badge in its colours, the realtime delay coloured (a cancellation as late).
     var tableStyles: [CellStyle] {
-        [departure.isRealtime ? CellStyle.delay(departure.delay) : .none, .none, departure.isRealtime ? CellStyle.delay(departure.delay) : .none,
+        let realtime = departure.isCancelled ? CellStyle.late : departure.isRealtime ? CellStyle.delay(departure.delay) : .none
+        return [realtime, .none, realtime,
          routeColors.map { .badge($0) } ?? .none, .none, .none, .none]
     }
 }

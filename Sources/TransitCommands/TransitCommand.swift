@@ -28,7 +28,7 @@ struct TransitCommand: ParsableCommand {
               transit route ID                       where a line runs
               transit feeds                          the feeds of the database
               transit realtime updates.pb            GTFS-Realtime delays, vehicles, alerts
-              transit plan ID ID --at "… 08:00"      how to get from A to B (and transit reach)
+              transit plan FROM TO --at TIME         how to get from A to B (and transit reach)
               transit nearby --input points.csv      many questions in one run
               transit serve                          the same questions over HTTP, a map and a board
             Every query takes --feed NAME, --format table|json|csv|geojson, and --explain prints the SQL, its bound values, SQLite's query plan and the time taken, on stderr. The database is transit.sqlite, or $TRANSIT_DB, or --db PATH.

@@ -75,7 +75,8 @@ struct APIEndpoint: Sendable {
             radius, limit, Parameter(name: "platforms", kind: .flag("--platforms")), feed,
         ], formats: ["json", "geojson", "csv"], followsClock: false),
         APIEndpoint(name: "departures", command: "departures", pathParameter: nil, parameters: [
-            stop, near, radius, at, Parameter(name: "within", kind: .option("--within")), limit, maxAge, realtime, feed,
+            stop, near, radius, at, Parameter(name: "within", kind: .option("--within")), limit, maxAge, realtime,
+            Parameter(name: "cancelled", kind: .flag("--cancelled")), feed,
         ], formats: ["json", "geojson", "csv"], followsClock: true),
         APIEndpoint(name: "search", command: "search", pathParameter: nil, parameters: [
             Parameter(name: "text", kind: .argument, required: true), limit, Parameter(name: "platforms", kind: .flag("--platforms")), feed,

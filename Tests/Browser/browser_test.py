@@ -7,9 +7,9 @@
 Each page is loaded with `chromium --headless --dump-dom` (with --virtual-time-budget, so its fetches
 finish), and what it drew is compared with what the JSON API answers the same question:
 
-  board   /board/STOP?at=AT: the rows (data-trip-id, td.time) are the API's departures, in order: all
-          of the next 60 minutes (within=60&limit=50), or the next 8 when those are fewer
-          (within=1440&limit=8);
+  board   /board/STOP?at=AT: the rows (data-trip-id, td.time, the cancelled mark) are the API's
+          departures with cancelled=1, in order: all of the next 60 minutes (within=60&limit=50), or
+          the next 8 when those are fewer (within=1440&limit=8);
   map     /?lat=&lon=&zoom=: the markers (data-stop-id, data-feed) are the stops /api/nearby answers
           the request the page made (document.body.dataset.nearbyUrl);
   trip    /trip/TRIP: the calls listed (li.call: data-stop-id, its times) are /api/trip/TRIP's;
@@ -280,19 +280,22 @@ def check_board(report, browser, base, stop, at):
     for row in rows:
         time_cell = row.first(has_class("time"))
         time_node = time_cell.first(lambda n: n.tag == "time") if time_cell else None
+        delay_cell = row.first(has_class("delay"))
         shown.append((row.attrs.get("data-feed", ""), row.attrs["data-trip-id"],
                       (time_node or time_cell).text().strip() if time_cell else "",
-                      row.attrs.get("data-minutes", "")))
-    soon = api(base, f"/api/departures?{query({'stop': stop, 'at': at, 'within': WINDOW_MINUTES, 'limit': WINDOW_LIMIT})}")
+                      row.attrs.get("data-minutes", ""),
+                      # A cancelled row is marked so in its class and its delay cell's words.
+                      "cancelled" in row.classes() and delay_cell is not None and delay_cell.text().strip() == "cancelled"))
+    soon = api(base, f"/api/departures?{query({'stop': stop, 'at': at, 'within': WINDOW_MINUTES, 'limit': WINDOW_LIMIT, 'cancelled': 1})}")
     rule = f"all {len(soon)} of the next {WINDOW_MINUTES} min"
     expected_rows = soon
     if len(soon) < MIN_ROWS:
-        expected_rows = api(base, f"/api/departures?{query({'stop': stop, 'at': at, 'within': WIDE_WINDOW_MINUTES, 'limit': MIN_ROWS})}")
+        expected_rows = api(base, f"/api/departures?{query({'stop': stop, 'at': at, 'within': WIDE_WINDOW_MINUTES, 'limit': MIN_ROWS, 'cancelled': 1})}")
         rule = f"the next {MIN_ROWS} (only {len(soon)} within {WINDOW_MINUTES} min; {len(expected_rows)} within {WIDE_WINDOW_MINUTES} min)"
-    expected = [(d.get("feed", ""), d["trip_id"], hhmm(d["departure"]), str(d["minutes"])) for d in expected_rows]
+    expected = [(d.get("feed", ""), d["trip_id"], hhmm(d["departure"]), str(d["minutes"]), d.get("cancelled") is True) for d in expected_rows]
     report.check("board state", state == "ready", f"data-state={state!r}")
     report.check("board rows", shown == expected and len(expected) > 0,
-                 f"{len(shown)} rows = {rule}: " + ", ".join(f"{t} {h}" for _, t, h, _ in shown)
+                 f"{len(shown)} rows = {rule}: " + ", ".join(f"{t} {h}" + (" cancelled" if c else "") for _, t, h, _, c in shown)
                  if shown == expected and expected else f"shown {shown} != API {expected}" if expected
                  else "the API has no departures to compare with: choose --stop/--at with some")
     heading = page.dom.first(lambda n: n.attrs.get("id") == "stop-name")

@@ -17,7 +17,7 @@ final class DeparturesCommandTests: XCTestCase {
         XCTAssertEqual(result.count, 1)
         let row = result[0]
         XCTAssertEqual(Set(row.keys), ["feed", "stop_id", "stop_name", "trip_id", "route_id", "route", "headsign", "service_date",
-                                       "gtfs_time", "scheduled", "departure", "minutes", "delay_s", "realtime"])
+                                       "gtfs_time", "scheduled", "departure", "minutes", "delay_s", "realtime", "cancelled"])
         XCTAssertEqual(row["scheduled"] as? String, "2026-03-03T00:05:00+01:00", "without realtime data, the timetable's moment")
         XCTAssertTrue(row["delay_s"] is NSNull)
         XCTAssertEqual(row["realtime"] as? Bool, false)

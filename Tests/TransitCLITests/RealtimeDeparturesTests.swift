@@ -187,7 +187,8 @@ final class RealtimeDeparturesTests: XCTestCase {
 
     /// A feed of its own: 30 trips leave S every 2 minutes from 08:00 (P00 … P29) for E; realtime
     /// data moves some of them, earlier and later, in and out of windows, skips and cancels.
-    private func busyStopDatabase(_ directory: TemporaryDirectory) throws -> (db: String, predicted: [(trip: String, minute: Int)]) {
+    private func busyStopDatabase(_ directory: TemporaryDirectory) throws -> (db: String, predicted: [(trip: String, minute: Int)],
+                                                                            cancelled: [(trip: String, minute: Int)]) {
         let trips = (0..<30).map { String(format: "P%02d", $0) }
         let fixture = FeedFixture()
             .with("stops.txt", "stop_id,stop_name,stop_lat,stop_lon\nS,Start,52.5,13.4\nE,End,52.51,13.41\n")
@@ -212,7 +213,8 @@ final class RealtimeDeparturesTests: XCTestCase {
         let file = try directory.write("busy.pb", bytes: try message.serializedBytes())
         let read = try CommandRun.transit(["realtime", file, "--db", db])
         XCTAssertEqual(read.status, 0, read.stderr)
-        // Each trip's predicted minute at S, computed here from the same delays.
+        // Each trip's predicted minute at S, computed here from the same delays; the cancelled
+        // departures (skipped at S, or the whole run cancelled) at their scheduled minute.
         let predicted = trips.enumerated().compactMap { index, trip -> (trip: String, minute: Int)? in
             if trip == "P10" { return nil }
             let scheduled = 8 * 60 * 60 + 120 * index
@@ -220,12 +222,15 @@ final class RealtimeDeparturesTests: XCTestCase {
             guard let delay = change else { return nil }
             return (trip, (scheduled + delay) / 60)
         }
-        return (db, predicted)
+        let cancelled = trips.enumerated().compactMap { index, trip -> (trip: String, minute: Int)? in
+            trip == "P10" || delays[trip] == .some(nil) ? (trip, 8 * 60 + 2 * index) : nil
+        }
+        return (db, predicted, cancelled)
     }
 
     func testTheWindowOrderAndLimitFollowPredictedTimes() throws {
         let directory = TemporaryDirectory()
-        let (db, predicted) = try busyStopDatabase(directory)
+        let (db, predicted, _) = try busyStopDatabase(directory)
         let ordered = predicted.sorted { ($0.minute, $0.trip) < ($1.minute, $1.trip) }
         // Every window start from 07:50 to 08:40 in 5-minute steps, 20 minutes long, with limits
         // from 1 to all: the first N of the departures predicted in the window, in predicted order.
@@ -243,11 +248,47 @@ final class RealtimeDeparturesTests: XCTestCase {
         }
     }
 
+    /// With --cancelled, the skipped stop and the cancelled run are listed too, at their scheduled
+    /// minute and marked, and take their place in the window's order and limit.
+    func testCancelledDeparturesTakeTheirTimetablePlaceWhenAsked() throws {
+        let directory = TemporaryDirectory()
+        let (db, predicted, cancelled) = try busyStopDatabase(directory)
+        let ordered = (predicted.map { ($0.trip, $0.minute, false) } + cancelled.map { ($0.trip, $0.minute, true) })
+            .sorted { ($0.1, $0.0) < ($1.1, $1.0) }
+        XCTAssertEqual(cancelled.map(\.trip), ["P05", "P10"])
+        for start in stride(from: 7 * 60 + 50, through: 8 * 60 + 40, by: 5) {
+            let at = String(format: "2026-03-02 %02d:%02d", start / 60, start % 60)
+            let inWindow = ordered.filter { $0.1 >= start && $0.1 <= start + 20 }.map { "\($0.0) \($0.1)\($0.2 ? " cancelled" : "")" }
+            for limit in [1, 2, 3, 5, 8, 0] {
+                let rows = try departures(db, ["--stop", "S", "--at", at, "--within", "20", "--limit", String(limit), "--max-age", "120", "--cancelled"])
+                let got = rows.map { row -> String in
+                    let time = (row["departure"] as? String ?? "").dropFirst(11).prefix(5).split(separator: ":").compactMap { Int($0) }
+                    let mark = row["cancelled"] as? Bool == true ? " cancelled" : ""
+                    return "\(row["trip_id"] as? String ?? "?") \(time.count == 2 ? time[0] * 60 + time[1] : -1)\(mark)"
+                }
+                XCTAssertEqual(got, limit == 0 ? inWindow : Array(inWindow.prefix(limit)), "--at \(at) --limit \(limit) --cancelled")
+            }
+        }
+        // A cancelled row says so everywhere: realtime, no delay, its scheduled time; the table's mark.
+        let p10 = try departures(db, ["--stop", "S", "--at", "2026-03-02 08:20", "--within", "0", "--max-age", "120", "--cancelled"])
+        XCTAssertEqual(p10.count, 1)
+        XCTAssertEqual(p10.first?["realtime"] as? Bool, true)
+        XCTAssertTrue(p10.first?["delay_s"] is NSNull)
+        XCTAssertEqual(p10.first?["scheduled"] as? String, p10.first?["departure"] as? String)
+        let table = try CommandRun.transit(["departures", "--stop", "S", "--at", "2026-03-02 08:20", "--within", "0", "--max-age", "120",
+                                            "--cancelled", "--db", db])
+        XCTAssertTrue(table.stdout.contains("cancelled"), table.stdout)
+        // Without the flag the cancelled rows are left out, and every row says it is not cancelled.
+        let plain = try departures(db, ["--stop", "S", "--at", "2026-03-02 08:00", "--within", "30", "--max-age", "120"])
+        XCTAssertFalse(plain.contains { $0["trip_id"] as? String == "P10" || $0["trip_id"] as? String == "P05" })
+        XCTAssertTrue(plain.allSatisfy { $0["cancelled"] as? Bool == false })
+    }
+
     /// A changed stop time no timetable row brought, on a date whose request was not cut by its
     /// limit, is no departure (here every trip's last stop): it is not looked up by its key.
     func testChangesAtStopsNobodyBoardsAtAreNotLookedUp() throws {
         let directory = TemporaryDirectory()
-        let (db, _) = try busyStopDatabase(directory)
+        let (db, _, _) = try busyStopDatabase(directory)
         XCTAssertEqual(try departures(db, ["--stop", "E", "--at", "2026-03-02 08:30", "--within", "20", "--max-age", "120"]).count, 0)
         let explained = try CommandRun.transit(["departures", "--stop", "E", "--at", "2026-03-02 08:30", "--within", "20", "--max-age", "120",
                                                 "--explain", "--db", db])

@@ -398,13 +398,47 @@ final class ServeTests: XCTestCase {
     }
 
     func testThePagesShowTheAPIsAnswersInABrowser() throws {
-        let server = try demo()
+        // The demo database with realtime data stored at 07:55 (Berlin): T1 three minutes late,
+        // T6 cancelled, so the board shows a delay and a cancelled mark.
         let folder = TemporaryDirectory()
+        let db = folder.file("served.sqlite")
+        try FileManager.default.copyItem(atPath: try DemoDatabase.path(), toPath: db)
+        let message = TransitRealtime_FeedMessage.with { message in
+            message.header = .with { $0.gtfsRealtimeVersion = "2.0"; $0.timestamp = 1_772_434_500 }
+            message.entity = [.with { entity in
+                entity.id = "late"
+                entity.tripUpdate = .with { update in
+                    update.trip = .with { $0.tripID = "T1"; $0.startDate = "20260302" }
+                    update.stopTimeUpdate = [.with { $0.stopSequence = 1; $0.departure = .with { $0.delay = 180 } }]
+                }
+            }, .with { entity in
+                entity.id = "cancelled"
+                entity.tripUpdate = .with { update in
+                    update.trip = .with { $0.tripID = "T6"; $0.startDate = "20260302"; $0.scheduleRelationship = .canceled }
+                }
+            }]
+        }
+        let stored = try CommandRun.transit(["realtime", try folder.write("updates.pb", bytes: try message.serializedBytes()), "--db", db])
+        XCTAssertEqual(stored.status, 0, stored.stderr)
+        let server = try RunningServer(database: db, arguments: ["--quiet"])
+        defer { _ = server.stop() }
+        // What the board asks: the cancelled departure is listed, marked, as the command line lists it.
+        let board = "/api/departures?stop=HBF&at=2026-03-02%2007:55&within=60&cancelled=1"
+        try assertSameAnswer(server, board, ["departures", "--stop", "HBF", "--at", "2026-03-02 07:55", "--within", "60", "--cancelled",
+                                             "--format", "json"], database: db)
+        let rows = try XCTUnwrap(try server.request(board).json() as? [[String: Any]])
+        XCTAssertEqual(rows.map { "\($0["trip_id"]!) \($0["delay_s"]!) \($0["cancelled"]!)" }, ["T1 180 0", "T6 <null> 1"])
         let run = try CommandRun.run("/usr/bin/env", ["python3", Paths.projectRoot + "/Tests/Browser/browser_test.py", "--base", server.base,
                                                        "--stop", "HBF", "--at", "2026-03-02 07:55", "--screenshot", folder.file("board.png")], timeout: 300)
         if run.status == 77 { throw XCTSkip(run.stdout + run.stderr) }
         XCTAssertEqual(run.status, 0, run.stdout + run.stderr)
+        XCTAssertTrue(run.stdout.contains("T1 08:03, T6 08:30 cancelled"), "the board shows the delay and the cancellation: \(run.stdout)")
         XCTAssertTrue(FileManager.default.fileExists(atPath: folder.file("board.png")))
+        // TRANSIT_BOARD_SCREENSHOT=docs/board.png keeps the screenshot (the README's).
+        if let keep = ProcessInfo.processInfo.environment["TRANSIT_BOARD_SCREENSHOT"] {
+            try? FileManager.default.removeItem(atPath: keep)
+            try FileManager.default.copyItem(atPath: folder.file("board.png"), toPath: keep)
+        }
     }
 }
 

@@ -26,22 +26,26 @@ public struct Departure: Sendable, Equatable {
     public let instant: Int
     /// The realtime delay in seconds (nil: the timetable's time, or a NEW trip's given time).
     public var delay: Int? = nil
-    /// True when the time comes from realtime data (a delay, or a NEW trip).
+    /// True when the time comes from realtime data (a delay, a NEW trip, or a cancellation).
     public var isRealtime = false
+    /// True when realtime data cancelled it (its trip CANCELED or DELETED, or its stop SKIPPED):
+    /// listed only when `DeparturesQuery.includesCancelled` asks, at the timetable's moment.
+    public var isCancelled = false
 
     /// The timetable's moment (nil for a NEW trip).
-    public var scheduledInstant: Int? { isRealtime ? delay.map { instant - $0 } : instant }
+    public var scheduledInstant: Int? { isCancelled ? instant : isRealtime ? delay.map { instant - $0 } : instant }
 }
 
 extension Departure {
     /// A departure from a row of the departures requests (`DepartureColumns.shown`: every one
     /// selects the columns a departure shows in the same places).
-    init(feed: String, row: Row, serviceDate: ServiceDate, gtfsTime: Int?, instant: Int, delay: Int? = nil, isRealtime: Bool = false) {
+    init(feed: String, row: Row, serviceDate: ServiceDate, gtfsTime: Int?, instant: Int, delay: Int? = nil, isRealtime: Bool = false,
+         isCancelled: Bool = false) {
         let c = DepartureColumns.shown
         self.init(feed: feed, stopID: row.string(c.stopID), stopName: row.string(c.stopName), platformCode: row.optionalString(c.platformCode),
                   latitude: row.optionalDouble(c.latitude), longitude: row.optionalDouble(c.longitude), tripID: row.string(c.tripID),
                   routeID: row.string(c.routeID), route: row.string(c.route), headsign: row.string(c.headsign), serviceDate: serviceDate,
-                  gtfsTime: gtfsTime, instant: instant, delay: delay, isRealtime: isRealtime)
+                  gtfsTime: gtfsTime, instant: instant, delay: delay, isRealtime: isRealtime, isCancelled: isCancelled)
     }
 }
 
@@ -131,6 +135,10 @@ public struct DeparturesQuery: Sendable {
     public var limit: Int = 20
     /// The feeds (by key) whose stored realtime data applies (the command decides freshness).
     public var realtime: [Int: RealtimeWindow] = [:]
+    /// Whether departures realtime data cancels (rules 5-6: a SKIPPED stop, a CANCELED or DELETED
+    /// trip) are listed, at their timetable moment and marked `isCancelled`, rather than left out:
+    /// what a departures board shows ("cancelled") so riders are not left waiting.
+    public var includesCancelled = false
 
     public init(stopKeys: [Int], start: Int, duration: Int) {
         self.stopKeys = stopKeys
@@ -462,7 +470,14 @@ public struct DeparturesQuery: Sendable {
             guard let change else {
                 return Departure(feed: feed.name, row: row, serviceDate: date, gtfsTime: gtfsTime, instant: stopTime.scheduled)
             }
-            guard let delay = change.delay, stopTime.scheduled + delay >= start, stopTime.scheduled + delay <= min(end, latest) else { return nil }
+            guard let delay = change.delay else {
+                // Cancelled: listed at the timetable's moment when asked (`changes` holds only
+                // stop times scheduled in the window).
+                guard includesCancelled, stopTime.scheduled <= latest else { return nil }
+                return Departure(feed: feed.name, row: row, serviceDate: date, gtfsTime: gtfsTime, instant: stopTime.scheduled,
+                                 isRealtime: true, isCancelled: true)
+            }
+            guard stopTime.scheduled + delay >= start, stopTime.scheduled + delay <= min(end, latest) else { return nil }
             return Departure(feed: feed.name, row: row, serviceDate: date, gtfsTime: gtfsTime, instant: stopTime.scheduled + delay,
                              delay: delay, isRealtime: true)
         }
@@ -526,18 +541,23 @@ public struct DeparturesQuery: Sendable {
             // window whose date's request did not stop at its limit is no departure (a trip's
             // last stop, no pickup, a trip not running that day): every one there was brought.
             // Frequency-based trips are not in that request: theirs are all looked at.
-            let unseen = changes.compactMap { stopTime, change in change.delay.map { (stopTime: stopTime, delay: $0, date: change.date) } }
-                .filter { $0.stopTime.scheduled + $0.delay >= start && $0.stopTime.scheduled + $0.delay <= end }
+            // A cancelled one (delay nil) is listed at its timetable moment, when asked.
+            let unseen = changes.compactMap { stopTime, change in
+                change.delay != nil || includesCancelled ? (stopTime: stopTime, delay: change.delay, date: change.date) : nil
+            }
+                .filter { $0.stopTime.scheduled + ($0.delay ?? 0) >= start && $0.stopTime.scheduled + ($0.delay ?? 0) <= end }
                 .filter { frequencyTemplate != nil || datesCutByTheLimit.contains($0.date) }
+            let candidates = movedIn.map { (stopTime: $0.stopTime, delay: Optional($0.delay), date: $0.date) } + unseen
             var instants = departures.map(\.instant).sorted()
-            for (stopTime, delay, yyyymmdd) in (movedIn + unseen).sorted(by: { $0.stopTime.scheduled + $0.delay < $1.stopTime.scheduled + $1.delay }) {
+            for (stopTime, delay, yyyymmdd) in candidates.sorted(by: { $0.stopTime.scheduled + ($0.delay ?? 0) < $1.stopTime.scheduled + ($1.delay ?? 0) }) {
+                let moment = stopTime.scheduled + (delay ?? 0)
                 // Once `limit` departures leave before it, neither it nor any later one is listed.
-                if limit > 0, instants.count >= limit, instants[limit - 1] < stopTime.scheduled + delay { break }
+                if limit > 0, instants.count >= limit, instants[limit - 1] < moment { break }
                 guard let date = ServiceDate(yyyymmdd: yyyymmdd) else { continue }
                 let request = try realtime.stopTime.substituting(["trip": stopTime.trip, "sequence": stopTime.sequence, "date": yyyymmdd])
                 try transit.database.forEachRow(request) { row in
                     let departure = Departure(feed: feed.name, row: row, serviceDate: date, gtfsTime: stopTime.scheduled - zone.noonMinusTwelveHours(date),
-                                              instant: stopTime.scheduled + delay, delay: delay, isRealtime: true)
+                                              instant: moment, delay: delay, isRealtime: true, isCancelled: delay == nil)
                     departures.append(departure)
                     instants.insert(departure.instant, at: instants.firstIndex { $0 > departure.instant } ?? instants.endIndex)
                 }

@@ -1,7 +1,7 @@
 // The departures board of one stop, for a kiosk: /board/{stop}[?at=YYYY-MM-DD HH:MM].
 //
 // Rows: every departure of the next 60 minutes, and at least the next 8 (`/api/departures` with
-// within=60&limit=50; when that gives fewer than 8 rows, the next 8 of the coming day, within=1440&limit=8,
+// cancelled=1&within=60&limit=50, so what realtime data cancels stays on the board, struck through; when that gives fewer than 8 rows, the next 8 of the coming day, within=1440&limit=8,
 // of which the 60-minute rows are the first). Badges: `/api/routes?stop=`. Alerts: `/api/alerts?stop=`.
 // Without ?at= it refreshes every 30 s with fetch; a failed refresh keeps the last good rows and says
 // "stale since HH:MM". With ?at= the moment is fixed, so it loads once.
@@ -65,9 +65,10 @@
     return rest ? `${hours} h ${rest} min` : `${hours} h`;
   }
 
-  /** "+3 min", "on time", "−2 min" (early) for realtime rows; nothing for timetable rows. */
+  /** "+3 min", "on time", "−2 min" (early), "cancelled" for realtime rows; nothing for timetable rows. */
   function delayMark(departure) {
     if (!departure.realtime) return null;
+    if (departure.cancelled) return el('span', { className: 'delay-mark cancelled', text: 'cancelled' });
     const minutes = Math.round((departure.delay_s ?? 0) / 60);
     if (minutes === 0) return el('span', { className: 'delay-mark on-time', text: 'on time' });
     if (minutes > 0) return el('span', { className: 'delay-mark late', text: `+${minutes} min` });
@@ -82,8 +83,9 @@
     const time = hhmm(departure.departure);
     const scheduled = hhmm(departure.scheduled);
     return el('tr', {
-      className: 'departure',
+      className: departure.cancelled ? 'departure cancelled' : 'departure',
       dataset: {
+        cancelled: departure.cancelled ? 'true' : 'false',
         tripId: departure.trip_id,
         feed: departure.feed ?? '',
         stopId: departure.stop_id ?? '',
@@ -96,8 +98,8 @@
     el('td', { className: 'headsign' }, el('a', { className: 'trip-link', href: tripHref, text: departure.headsign || '' })),
     el('td', { className: 'time' },
       el('time', { dateTime: departure.departure ?? '', text: time }),
-      scheduled && scheduled !== time ? el('s', { className: 'scheduled', text: scheduled, title: 'scheduled' }) : null),
-    el('td', { className: 'minutes', text: minutesText(departure.minutes) }),
+      scheduled && scheduled !== time && !departure.cancelled ? el('s', { className: 'scheduled', text: scheduled, title: 'scheduled' }) : null),
+    el('td', { className: 'minutes', text: departure.cancelled ? '' : minutesText(departure.minutes) }),
     el('td', { className: 'delay' }, delayMark(departure)));
   }
 
@@ -115,9 +117,9 @@
 
   async function loadDepartures() {
     const options = { cache: 'no-cache' };
-    const soon = await api('/api/departures', { stop, at, within: WINDOW_MINUTES, limit: WINDOW_LIMIT }, options);
+    const soon = await api('/api/departures', { stop, at, within: WINDOW_MINUTES, limit: WINDOW_LIMIT, cancelled: 1 }, options);
     if (soon.length >= MIN_ROWS) return soon;
-    return api('/api/departures', { stop, at, within: WIDE_WINDOW_MINUTES, limit: MIN_ROWS }, options);
+    return api('/api/departures', { stop, at, within: WIDE_WINDOW_MINUTES, limit: MIN_ROWS, cancelled: 1 }, options);
   }
 
   async function loadRoutes() {
