@@ -281,6 +281,27 @@ final class PredicateCompilerTests: XCTestCase {
         XCTAssertTrue(error.message.contains("use LIKE"), error.message)
     }
 
+    func testARelatedFetchIsCorrelatedToEachRowOfItsOwner() throws {
+        // Each station's earliest visit, read by a subquery of the visits related to it.
+        var fetch = try XCTUnwrap(ModelFetch(entity: "station", in: Self.model))
+        var first = try fetch.related("visits")
+        first.select(try first.value("minute"), as: "minute")
+        first.sort(by: [try first.value("minute").ascending])
+        first.limit = 1
+        fetch.select(.subquery(try first.query()), as: "first_visit")
+        let prepared = SQLGenerator.prepare(try fetch.query(selecting: ["name"]).query)
+        XCTAssertTrue(prepared.sql.contains(#"FROM "visit" AS "station.visits" WHERE "station.visits"."station" = "station"."id" ORDER BY "station.visits"."minute" LIMIT"#),
+                      prepared.sql)
+        var found: [String: Int?] = [:]
+        try fixture.database.forEachRow(prepared) { found[$0.string("name")] = $0.optionalInt("first_visit") }
+        XCTAssertEqual(found, Dictionary(uniqueKeysWithValues: stations.map { ($0.name, visits(of: $0.id).min()) }))
+        XCTAssertTrue(found.values.contains { $0 == nil } && found.values.contains { $0 != nil }, "the fixture has stations with and without visits")
+        // Only a to-many relationship relates rows so.
+        XCTAssertThrowsError(try fetch.related("line")) { error in
+            XCTAssertEqual((error as? PredicateFormatError)?.position, 0)
+        }
+    }
+
     func testSortKeysAreKeyPathsWithDirections() throws {
         let result = try run("station", "TRUEPREDICATE", sort: "-line.name, riders")
         XCTAssertTrue(result.sql.hasSuffix(#"ORDER BY "station.line"."name" DESC, "station"."riders", "station"."id""#), result.sql)

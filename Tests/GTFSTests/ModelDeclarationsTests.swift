@@ -36,16 +36,6 @@ final class ModelDeclarationsTests: XCTestCase {
     /// Where tables and columns are declared.
     static let declarations = ["Sources/GTFS/Model/", "Sources/GTFS/Import/Schema.swift", "Sources/GTFS/Realtime/RealtimeSchema.swift"]
 
-    /// Not yet on the model's declarations, being reworked on another branch: to be removed from
-    /// this list when that work lands.
-    static let notYetConverted = ["Sources/GTFS/Queries/StopSearch.swift", "Sources/GTFS/Queries/NearbyStops.swift",
-                                  "Sources/GTFS/Queries/Departures.swift"]
-
-    /// On the model's fetches already, but naming key columns by string (`column("id")`,
-    /// `columns: ["alert"]`): to be removed from this list once they read them from the model.
-    static let keysNotYetConverted = ["Sources/GTFS/Queries/AlertListing.swift", "Sources/GTFS/Queries/RouteListing.swift",
-                                      "Sources/GTFS/Queries/VehicleListing.swift", "Sources/GTFS/Queries/BoardingStopTimes.swift"]
-
     /// The literal names in `text` (a source file's contents) that `patterns` find, as
     /// `line: what it names: the line`; comment lines (which may quote SQL) are skipped.
     static func literals(in text: String, patterns: [(pattern: String, names: String)]) throws -> [String] {
@@ -75,21 +65,9 @@ final class ModelDeclarationsTests: XCTestCase {
         var violations: [String] = []
         for path in try sources() where !Self.declarations.contains(where: { path.hasPrefix($0) }) {
             let text = try String(contentsOfFile: Paths.projectRoot + "/" + path, encoding: .utf8)
-            var patterns: [(pattern: String, names: String)] = []
-            if !Self.notYetConverted.contains(path) {
-                patterns += Self.literalNames
-                if !Self.keysNotYetConverted.contains(path) { patterns += Self.literalKeys }
-            }
-            violations += try Self.literals(in: text, patterns: patterns).map { path + ":" + $0 }
+            violations += try Self.literals(in: text, patterns: Self.literalNames + Self.literalKeys).map { path + ":" + $0 }
         }
         XCTAssertEqual(violations, [], "name them through the model (key paths, ModelFetch.key(of:), RecordColumn, a catalog record's Columns) or the schema")
-    }
-
-    func testTheAllowListsNameFilesThatExist() throws {
-        let files = Set(try sources())
-        for path in Self.notYetConverted + Self.keysNotYetConverted {
-            XCTAssertTrue(files.contains(path), "\(path) is allowed literal names but does not exist: take it off the list")
-        }
     }
 
     func testThePatternsFindLiteralNamesAndNothingElse() throws {

@@ -83,6 +83,27 @@ public struct ModelFetch {
         return .subquery(query.select([SelectedProperty(attribute)]))
     }
 
+    /// A fetch of the rows that the to-many relationship at the end of `keyPath` relates to each
+    /// row of this one (`trip.stop_times`: the stop times of a stop time's trip), for a
+    /// correlated subquery: its table goes by the path's alias (`stop_times.trip.stop_times`),
+    /// and it is already restricted to the related rows, in no order but the one it is given
+    /// (`breaksTiesByNaturalOrder` is off). The relationships before the last are joined to this
+    /// fetch as by `value(_:)`.
+    public mutating func related(_ keyPath: String) throws -> ModelFetch {
+        let path = KeyPathSyntax(text: keyPath, at: 0)
+        let compiler = PredicateCompiler(model: model, format: keyPath, variables: [:])
+        let owner = try compiler.walkToOne(Array(path.components.dropLast()), positions: path.positions, in: uniqueRoot())
+        let name = path.components[path.components.count - 1]
+        guard let relationship = owner.entity.relationship(name), relationship.isToMany, let destination = model[relationship.destination],
+              var related = ModelFetch(entity: destination.name, in: model, alias: owner.alias + "." + name) else {
+            throw PredicateFormatError("\(name) is not a to-many relationship of \(owner.entity.name)", in: keyPath,
+                                       at: path.positions[path.components.count - 1])
+        }
+        related.filter(related.column(relationship.destinationColumn) == Column(relationship.sourceColumn, of: owner.alias))
+        related.breaksTiesByNaturalOrder = false
+        return related
+    }
+
     /// Fetches one row per related row of the to-many relationship at the end of `keyPath` (an
     /// inner join: rows with none are left out), so that key paths through it
     /// (`trip.frequencies.headway_secs`) read the related row's attributes as `value(_:)`s.

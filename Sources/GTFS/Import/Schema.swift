@@ -111,10 +111,11 @@ public enum Schema {
     /// (`shown`: in the stops listing the station of a platform or entrance, else the stop itself)
     /// with that stop's normalized name and stop_id, and the listings the row serves (`shown_in`).
     /// Keyed so that one prefix's rows are in the order a search lists them.
-    static let stopNamePrefixes = TableDefinition("stop_name_prefixes", columns: [
-        C("prefix", .text), C("shown_name", .text), C("shown_stop_id", .text), C("shown", .integer), C("stop", .integer),
-        C("shown_in", .integer, notNull: true),
-    ], primaryKey: ["prefix", "shown_name", "shown_stop_id", "shown", "stop"], withoutRowID: true)
+    static let stopNamePrefixes = TableDefinition(StopNamePrefix.tableName, columns: [
+        StopNamePrefix.definition(.prefix, .text), StopNamePrefix.definition(.shownName, .text),
+        StopNamePrefix.definition(.shownStopID, .text), StopNamePrefix.definition(.shown, .integer),
+        StopNamePrefix.definition(.stop, .integer), StopNamePrefix.definition(.shownIn, .integer, notNull: true),
+    ], primaryKey: [StopNamePrefix.Columns.prefix, .shownName, .shownStopID, .shown, .stop].map(\.rawValue), withoutRowID: true)
 
     /// Schema 3's search index: the words of each stop's name, searched as ranges.
     static let version3StopWords = TableDefinition("stop_words", columns: [

@@ -160,16 +160,18 @@ enum StopNamePrefixes {
         let prefix, shownName, shownStopID, shown, stop, shownIn: Int
 
         init(_ table: TableDefinition) {
-            func position(_ name: String) -> Int {
-                guard let position = table.columnNames.firstIndex(of: name) else { preconditionFailure("\(table.name) has no column \(name)") }
+            func position(_ column: StopNamePrefix.Columns) -> Int {
+                guard let position = table.columnNames.firstIndex(of: column.rawValue) else {
+                    preconditionFailure("\(table.name) has no column \(column.rawValue)")
+                }
                 return position
             }
-            prefix = position("prefix")
-            shownName = position("shown_name")
-            shownStopID = position("shown_stop_id")
-            shown = position("shown")
-            stop = position("stop")
-            shownIn = position("shown_in")
+            prefix = position(.prefix)
+            shownName = position(.shownName)
+            shownStopID = position(.shownStopID)
+            shown = position(.shown)
+            stop = position(.stop)
+            shownIn = position(.shownIn)
         }
     }
 }

@@ -81,26 +81,30 @@ public struct AlertListing: Sendable {
     private func collect(_ feed: Feed, at instant: Int, on transit: TransitDatabase, into found: inout [ServiceAlert]) throws {
         var alerts: [(key: Int, id: String, cause: Int?, effect: Int?)] = []
         let alertFetch = TransitModel.fetch("realtime_alerts", feedKey: feed.key, inNaturalOrder: true)
-        try transit.database.forEachRow(SQLGenerator.prepare(try alertFetch.query(selecting: ["entity_id", "cause", "effect"], columns: ["id"]).query)) {
-            alerts.append(($0.int("id"), $0.optionalString("entity_id") ?? "", $0.optionalInt("cause"), $0.optionalInt("effect")))
+        let alertKey = alertFetch.entity.keyColumn
+        try transit.database.forEachRow(SQLGenerator.prepare(try alertFetch.query(selecting: ["entity_id", "cause", "effect"], columns: [alertKey]).query)) {
+            alerts.append(($0.int(alertKey), $0.optionalString("entity_id") ?? "", $0.optionalInt("cause"), $0.optionalInt("effect")))
         }
         guard !alerts.isEmpty else { return }
         var periods: [Int: [(start: Int?, end: Int?)]] = [:]
         let periodFetch = TransitModel.fetch("realtime_alert_periods", feedKey: feed.key, inNaturalOrder: true)
-        try transit.database.forEachRow(SQLGenerator.prepare(try periodFetch.query(selecting: ["start", "end"], columns: ["alert"]).query)) {
-            periods[$0.int("alert"), default: []].append(($0.optionalInt("start"), $0.optionalInt("end")))
+        let periodAlert = periodFetch.keyColumnPath(of: "alert")
+        try transit.database.forEachRow(SQLGenerator.prepare(try periodFetch.query(selecting: ["start", "end"], columns: [periodAlert]).query)) {
+            periods[$0.int(periodAlert), default: []].append(($0.optionalInt("start"), $0.optionalInt("end")))
         }
         // In the entity's natural order: alert, field, then position.
         var texts: [Int: [(field: String, language: String?, text: String)]] = [:]
         let textFetch = TransitModel.fetch("realtime_alert_texts", feedKey: feed.key, inNaturalOrder: true)
-        try transit.database.forEachRow(SQLGenerator.prepare(try textFetch.query(selecting: ["field", "language", "text"], columns: ["alert"]).query)) {
-            texts[$0.int("alert"), default: []].append(($0.string("field"), $0.optionalString("language"), $0.string("text")))
+        let textAlert = textFetch.keyColumnPath(of: "alert")
+        try transit.database.forEachRow(SQLGenerator.prepare(try textFetch.query(selecting: ["field", "language", "text"], columns: [textAlert]).query)) {
+            texts[$0.int(textAlert), default: []].append(($0.string("field"), $0.optionalString("language"), $0.string("text")))
         }
         var entities: [Int: [(agency: String?, route: String?, type: Int?, trip: String?, stop: String?)]] = [:]
         let entityFetch = TransitModel.fetch("realtime_alert_entities", feedKey: feed.key, inNaturalOrder: true)
-        let entityQuery = try entityFetch.query(selecting: ["agency_id", "route_id", "route_type", "trip_id", "stop_id"], columns: ["alert"]).query
+        let entityAlert = entityFetch.keyColumnPath(of: "alert")
+        let entityQuery = try entityFetch.query(selecting: ["agency_id", "route_id", "route_type", "trip_id", "stop_id"], columns: [entityAlert]).query
         try transit.database.forEachRow(SQLGenerator.prepare(entityQuery)) {
-            entities[$0.int("alert"), default: []].append(($0.optionalString("agency_id"), $0.optionalString("route_id"), $0.optionalInt("route_type"),
+            entities[$0.int(entityAlert), default: []].append(($0.optionalString("agency_id"), $0.optionalString("route_id"), $0.optionalInt("route_type"),
                                                            $0.optionalString("trip_id"), $0.optionalString("stop_id")))
         }
         var feedLanguage: String?
@@ -162,7 +166,7 @@ extension AlertListing.Scope {
             guard let feed = transit.feed(ofKey: FeedKeys.base(of: feedKey)) else { continue }
             var ids = Identifiers()
             var stops = TransitModel.fetch("stops", feedKey: feedKey)
-            stops.filter(stops.column("id").isIn(keys))
+            stops.filter(stops.key.isIn(keys))
             try transit.database.forEachRow(SQLGenerator.prepare(try stops.query(selecting: ["stop_id", "parent_station"]).query)) {
                 ids.stopIDs.insert($0.string("stop_id"))
                 if let station = $0.optionalString("parent_station") { ids.stopIDs.insert(station) }
@@ -186,7 +190,7 @@ extension AlertListing.Scope {
         var scope = AlertListing.Scope()
         var ids = Identifiers()
         var fetch = TransitModel.fetch("routes", feedKey: FeedKeys.feed(of: route))
-        fetch.filter(fetch.column("id") == route)
+        fetch.filter(fetch.key == route)
         try ids.addRoutes(fetch, in: transit)
         scope.feeds[FeedKeys.feed(of: route)] = ids
         return scope

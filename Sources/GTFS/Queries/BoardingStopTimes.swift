@@ -20,16 +20,19 @@ enum BoardingStopTimes {
         var fetch = TransitModel.fetch("stop_times", feedKey: feed.feed)
         var runningServices = TransitModel.fetch("service_days", feedKey: feed.feed)
         runningServices.filter(runningServices.required("date") == date)
-        let service = fetch.requiredColumn(at: "trip.service")
+        let service = fetch.key(of: "trip.service")
+        let runningService = runningServices.key(of: "service")
         if fewRows {
-            runningServices.filter(runningServices.column("service") == service)
+            runningServices.filter(runningService == service)
             fetch.filter(.exists(runningServices.requiredQuery()))
         } else {
-            runningServices.select(runningServices.column("service"), as: "service")
+            runningServices.select(runningService, as: "service")
             fetch.filter(service.isIn(runningServices.requiredQuery()))
         }
         fetch.filter(fetch.required("pickup_type").isNot(1))
-        fetch.filter(fetch.required("stop_sequence") < fetch.requiredColumn(at: "trip.last_stop_sequence"))
+        // The trip's last stop_sequence: a column the import adds to trips (`Schema.tripEnds`), not an attribute.
+        let lastStopSequence = fetch.requiredColumn(at: ["trip", Schema.tripEnds.sequence.name].joined(separator: "."))
+        fetch.filter(fetch.required("stop_sequence") < lastStopSequence)
         return fetch
     }
 }

@@ -71,8 +71,14 @@ enum DepartureColumns {
         return (at("stop_id"), at("stop_name"), at("platform_code"), at("trip_id"), at("route_id"), at("route"), at("headsign"),
                 at("departure"), at("stop_lat"), at("stop_lon"))
     }()
-    static let added = (instant: position(of: "instant", in: addedNames), serviceDate: position(of: "service_date", in: addedNames))
-    static let identity = (trip: position(of: "trip", in: identityNames), sequence: position(of: "stop_sequence", in: identityNames))
+    static let added: (instant: Int, serviceDate: Int) = {
+        let at = { (name: String) in position(of: name, in: addedNames) }
+        return (at("instant"), at("service_date"))
+    }()
+    static let identity: (trip: Int, sequence: Int) = {
+        let at = { (name: String) in position(of: name, in: identityNames) }
+        return (at("trip"), at("stop_sequence"))
+    }()
     static let frequency: (firstDeparture: Int, start: Int, end: Int, headway: Int, trip: Int, sequence: Int) = {
         let at = { (name: String) in position(of: name, in: frequencyNames) }
         return (at("first_departure"), at("start_time"), at("end_time"), at("headway_secs"), at("trip"), at("stop_sequence"))
@@ -179,7 +185,7 @@ public struct DeparturesQuery: Sendable {
         fetch.limitVariable = "limit"
         // The stop time's identity: its stop_headsign is read by it, and realtime changes name it.
         fetch.select(DepartureColumns.identityNames.dropFirst(DepartureColumns.shownNames.count),
-                     from: ["trip": fetch.column("trip"), "stop_sequence": fetch.required("stop_sequence")])
+                     from: ["trip": fetch.key(of: "trip"), "stop_sequence": fetch.required("stop_sequence")])
         return fetch.requiredQuery()
     }
 
@@ -191,7 +197,7 @@ public struct DeparturesQuery: Sendable {
     static func stopHeadsignRequest(feed: FeedTables) -> Query {
         var fetch = TransitModel.fetch("stop_times", feedKey: feed.feed)
         fetch.select(fetch.required("stop_headsign"), as: "stop_headsign")
-        fetch.filter(fetch.column("trip") == SQLExpression.variable("trip") && fetch.required("stop_sequence") == SQLExpression.variable("sequence"))
+        fetch.filter(fetch.key(of: "trip") == SQLExpression.variable("trip") && fetch.required("stop_sequence") == SQLExpression.variable("sequence"))
         return fetch.requiredQuery()
     }
 
@@ -200,10 +206,10 @@ public struct DeparturesQuery: Sendable {
     /// `realtime_stop_times(stop, scheduled, …)`, which holds every column asked for.
     static func realtimeChangesRequest(feed: FeedTables, stops: (SQLExpression) -> SQLPredicate) -> Query {
         var fetch = TransitModel.fetch("realtime_stop_times", feedKey: feed.feed)
-        var values = ["trip": fetch.column("trip")]
+        var values = ["trip": fetch.key(of: "trip")]
         for name in DepartureColumns.changeNames where name != "trip" { values[name] = fetch.required(name) }
         fetch.select(DepartureColumns.changeNames, from: values)
-        fetch.filter(stops(fetch.column("stop")))
+        fetch.filter(stops(fetch.key(of: "stop")))
         fetch.filter(fetch.required("scheduled").between(.variable("from"), and: .variable("to")))
         return fetch.requiredQuery()
     }
@@ -213,7 +219,7 @@ public struct DeparturesQuery: Sendable {
     /// the window is read (one primary-key search).
     static func stopTimeRequest(feed: FeedTables) -> Query {
         var fetch = DeparturesQuery.boardingFetch(feed: feed, stops: { _ in .all }, fewRows: true)
-        fetch.filter(fetch.column("trip") == SQLExpression.variable("trip") && fetch.required("stop_sequence") == SQLExpression.variable("sequence"))
+        fetch.filter(fetch.key(of: "trip") == SQLExpression.variable("trip") && fetch.required("stop_sequence") == SQLExpression.variable("sequence"))
         return fetch.requiredQuery()
     }
 
@@ -231,7 +237,7 @@ public struct DeparturesQuery: Sendable {
             "instant": fetch.required("instant"), "stop_lat": fetch.required("stop.stop_lat"), "stop_lon": fetch.required("stop.stop_lon"),
             "service_date": fetch.required("service_date"),
         ])
-        fetch.filter(stops(fetch.column("stop")))
+        fetch.filter(stops(fetch.key(of: "stop")))
         fetch.filter(fetch.required("instant").between(.variable("from"), and: .variable("to")))
         return fetch.requiredQuery()
     }
@@ -244,20 +250,19 @@ public struct DeparturesQuery: Sendable {
 
     /// The same request with another condition choosing the stops (given the stop key).
     public func frequencyRequestPerServiceDate(feed: FeedTables, stops: (SQLExpression) -> SQLPredicate) -> Query {
+        var fetch = DeparturesQuery.boardingFetch(feed: feed, stops: stops)
         // The trip's first stop time, by stop_sequence: its departure is when a run leaves.
-        var first = TransitModel.fetch("stop_times", feedKey: feed.feed, alias: "first")
+        guard var first = try? fetch.related("trip.stop_times") else { preconditionFailure("the model relates no stop times to a trip") }
         first.select(first.required("departure_time"), as: "departure")
         first.sort(by: [first.required("stop_sequence").ascending])
         first.limit = 1
-        var fetch = DeparturesQuery.boardingFetch(feed: feed, stops: stops)
-        first.filter(first.column("trip") == fetch.column("trip"))
         fetch.filter(fetch.required("departure_time").isNotNull)
         // One row per stop time and period of its trip.
         fetch.requireExpanded("trip.frequencies")
         fetch.select(DepartureColumns.frequencyNames.dropFirst(DepartureColumns.shownNames.count), from: [
             "first_departure": .subquery(first.requiredQuery()), "start_time": fetch.required("trip.frequencies.start_time"),
             "end_time": fetch.required("trip.frequencies.end_time"), "headway_secs": fetch.required("trip.frequencies.headway_secs"),
-            "trip": fetch.column("trip"), "stop_sequence": fetch.required("stop_sequence"),
+            "trip": fetch.key(of: "trip"), "stop_sequence": fetch.required("stop_sequence"),
         ])
         return fetch.requiredQuery()
     }
@@ -271,7 +276,7 @@ public struct DeparturesQuery: Sendable {
     static func boardingFetch(feed: FeedTables, stops: (SQLExpression) -> SQLPredicate, fewRows: Bool = false,
                               stopHeadsign: Bool = true) -> ModelFetch {
         var fetch = BoardingStopTimes.fetch(feed: feed, on: .variable("date"), fewRows: fewRows)
-        fetch.filter(stops(fetch.column("stop")))
+        fetch.filter(stops(fetch.key(of: "stop")))
         fetch.select(DepartureColumns.shownNames, from: [
             "stop_id": fetch.required("stop.stop_id"),
             "stop_name": fetch.required("stop.stop_name"),

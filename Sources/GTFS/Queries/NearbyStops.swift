@@ -40,11 +40,11 @@ public struct NearbyStopsQuery: Sendable {
     ///       AND "stops"."stop_lat" BETWEEN ? AND ? AND "stops"."location_type" IN (?, ?) AND "stops"."parent" IS NULL
     public static func candidateTemplate(longitudeRanges: Int, platforms: Bool) -> FetchRequest<Stop> {
         let longitudes = SQLPredicate.anyOf((0..<longitudeRanges).map {
-            Stop.column("stop_lon").between(.variable("west\($0)"), and: .variable("east\($0)"))
+            Stop.column(Stop.columns.longitude).between(.variable("west\($0)"), and: .variable("east\($0)"))
         })
         var request = FetchRequest<Stop>()
         request.predicate = longitudes
-            && Stop.column("stop_lat").between(.variable("south"), and: .variable("north"))
+            && Stop.column(Stop.columns.latitude).between(.variable("south"), and: .variable("north"))
             && Stop.listed(platforms: platforms)
         return request
     }
@@ -66,7 +66,7 @@ public struct NearbyStopsQuery: Sendable {
     /// restricted to `feeds` feeds when given.
     private static func shape(of shape: Int, keysOnly: Bool, feeds: Int? = nil) -> PreparedRequest {
         var request = candidateTemplate(longitudeRanges: shape % 2 + 1, platforms: shape >= 2)
-        if let feeds { request = request.filter(TransitDatabase.feedsTemplate(Stop.column("feed"), count: feeds)) }
+        if let feeds { request = request.filter(TransitDatabase.feedsTemplate(Stop.column(Stop.columns.feed), count: feeds)) }
         guard keysOnly else { return request.prepare() }
         return SQLGenerator.prepare(request.query.select(keyColumns.map { SelectedProperty(Column($0.name, of: request.query.alias)) }))
     }

@@ -83,32 +83,34 @@ public struct RouteListing: Sendable {
             // would scan every trip per route in a database written before trips_by_route).
             var tripCounts: [Int: Int] = [:]
             var trips = TransitModel.fetch("trips", feedKey: feed.key)
-            trips.select(trips.column("route"), as: "route")
+            let tripRoute = trips.key(of: "route")
+            trips.select(tripRoute, as: "route")
             trips.select(countAll, as: "trips")
-            let counts = trips.requiredQuery().grouped(by: [trips.column("route")])
+            let counts = trips.requiredQuery().grouped(by: [tripRoute])
             try transit.database.forEachRow(SQLGenerator.prepare(counts)) { tripCounts[$0.int("route")] = $0.int("trips") }
             var fetch = TransitModel.fetch("routes", feedKey: feed.key, inNaturalOrder: true)
-            if let onlyRoute { fetch.filter(fetch.column("id") == onlyRoute) }
+            let routeKey = fetch.entity.keyColumn
+            if let onlyRoute { fetch.filter(fetch.key == onlyRoute) }
             if let stopKeys {
                 let here = stopKeys.filter { FeedKeys.feed(of: $0) == feed.key }
                 guard !here.isEmpty else { continue }
                 // The routes of the trips that call at the stops: an index range per stop, once
                 // (not a walk of every trip of every route, as a correlated ANY would be).
                 var calling = TransitModel.fetch("stop_times", feedKey: feed.key, inNaturalOrder: true)
-                calling.filter(calling.column("stop").isIn(here))
-                var routesCalling = try calling.query(selecting: [], columns: ["trip.route"]).query
+                calling.filter(calling.key(of: "stop").isIn(here))
+                var routesCalling = try calling.query(selecting: [], columns: [calling.keyColumnPath(of: "trip.route")]).query
                 routesCalling.sortDescriptors = []
-                fetch.filter(fetch.column("id").isIn(routesCalling))
+                fetch.filter(fetch.key.isIn(routesCalling))
             }
             let query = try fetch.query(selecting: ["route_id", "agency.agency_name", "route_short_name", "route_long_name", "route_type",
-                                                    "route_color", "route_text_color", "route_sort_order"], columns: ["id"]).query
+                                                    "route_color", "route_text_color", "route_sort_order"], columns: [routeKey]).query
             try transit.database.forEachRow(SQLGenerator.prepare(query)) { row in
                 let type = row.int("route_type")
                 if let typeFilter, !RouteType.matches(type, filter: typeFilter) { return }
                 routes.append(RouteSummary(feed: feed.name, routeID: row.string("route_id"), agency: row.optionalString("agency.agency_name"),
                                            shortName: row.optionalString("route_short_name") ?? "", longName: row.optionalString("route_long_name") ?? "",
                                            type: type, color: row.optionalString("route_color"), textColor: row.optionalString("route_text_color"),
-                                           sortOrder: row.optionalInt("route_sort_order"), trips: tripCounts[row.int("id")] ?? 0))
+                                           sortOrder: row.optionalInt("route_sort_order"), trips: tripCounts[row.int(routeKey)] ?? 0))
             }
         }
         routes.sort { a, b in

@@ -122,27 +122,29 @@ public struct StopSearchQuery: Sendable {
     /// (`otherNames`: `NOT (… >= ? AND … < ?)`.) The order is the key's, so SQLite sorts nothing,
     /// unless the scanned word is longer than the stored prefixes (a range over whole words).
     public static func template(_ shape: Shape) -> Query {
-        let table = Schema.stopNamePrefixes.name
-        func column(_ name: String) -> SQLExpression { Column(name, of: table) }
+        let table = StopNamePrefix.tableName
+        func column(_ column: StopNamePrefix.Columns) -> SQLExpression { StopNamePrefix.column(column) }
         func matching(_ word: String, long: Bool, _ prefix: SQLExpression) -> SQLPredicate {
             long ? prefix >= .variable(word + "From") && prefix < .variable(word + "To") : prefix == .variable(word)
         }
-        let name = column("shown_name")
+        let name = column(.shownName)
         let startsWithText = name >= .variable("name") && name < .variable("nameEnd")
-        var predicate = matching("word0", long: shape.scannedWordIsLong, column("prefix"))
-            && column("shown_in").isIn(StopNamePrefixes.Listing.values(readBy: shape.platforms))
+        var predicate = matching("word0", long: shape.scannedWordIsLong, column(.prefix))
+            && column(.shownIn).isIn(StopNamePrefixes.Listing.values(readBy: shape.platforms))
             && (shape.part == .namesStartingWithText ? startsWithText : !startsWithText)
         for index in 0..<(shape.shortFilterWords + shape.longFilterWords) {
-            let words = Query(table: table).select(Column("stop"))
-                .filter(matching("word\(index + 1)", long: index >= shape.shortFilterWords, Column("prefix")))
-            predicate = predicate && column("stop").isIn(words)
+            // The subquery's columns are unqualified: its table is the outer one's, and SQLite
+            // reads them from the nearest.
+            let words = Query(table: table).select(Column(StopNamePrefix.Columns.stop.rawValue))
+                .filter(matching("word\(index + 1)", long: index >= shape.shortFilterWords, Column(StopNamePrefix.Columns.prefix.rawValue)))
+            predicate = predicate && column(.stop).isIn(words)
         }
-        predicate = predicate && TransitDatabase.feedsTemplate(Stop.column("feed"), count: shape.feedCount)
+        predicate = predicate && TransitDatabase.feedsTemplate(Stop.column(Stop.columns.feed), count: shape.feedCount)
         return Query(table: table)
-            .joining(Join(table: Stop.tableName, on: Stop.column("id") == column("shown")))
+            .joining(Join(table: Stop.tableName, on: Stop.column(Stop.columns.key) == column(.shown)))
             .select(Stop.columnNames.map { SelectedProperty(Stop.column($0)) } + [SelectedProperty(name)])
             .filter(predicate)
-            .sorted(by: [name.ascending, column("shown_stop_id").ascending, column("shown").ascending])
+            .sorted(by: [name.ascending, column(.shownStopID).ascending, column(.shown).ascending])
     }
 
     /// The shape of this search's request for `part`, restricted to `feedCount` feeds (0: all).

@@ -99,11 +99,11 @@ public struct VehicleListing: Sendable {
     private func collect(feedKey: Int, on transit: TransitDatabase, into found: inout [VehiclePosition]) throws {
         var vehicles = TransitModel.fetch("realtime_vehicles", feedKey: feedKey, inNaturalOrder: true)
         if let trip {
-            vehicles.filter(vehicles.column("trip") == trip.key)
+            vehicles.filter(vehicles.key(of: "trip") == trip.key)
         }
         if let route {
             var routes = TransitModel.fetch("routes", feedKey: feedKey, inNaturalOrder: true)
-            routes.filter(routes.column("id") == route.key)
+            routes.filter(routes.key == route.key)
             var routeID = ""
             try transit.database.forEachRow(SQLGenerator.prepare(try routes.query(selecting: ["route_id"]).query)) { routeID = $0.string("route_id") }
             try vehicles.filter(format: "route_id == %@ OR trip.route == %@", arguments: [.text(routeID), .text(routeID)])
