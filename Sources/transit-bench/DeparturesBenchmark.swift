@@ -38,13 +38,17 @@ enum DeparturesBenchmark {
             let instant = feed.timeZone.instant(ofLocal: date, hour: minute / 60, minute: minute % 60, second: 0)
             return (lat + Double.random(in: -0.002...0.002, using: &generator), lon + Double.random(in: -0.003...0.003, using: &generator), instant)
         }
-        let shipped = try timeEach(queries) { query in
+        // The shipped query and the article's, timed in turn question by question (`timePairs`).
+        let (shipped, article) = try timePairs(queries, { query in
             var nearby = NearbyStopsQuery(latitude: query.lat, longitude: query.lon)
             nearby.radius = 500
             nearby.platforms = true
             let keys = try nearby.keysWithinRadius(on: transit)
             return try DeparturesQuery(stopKeys: keys, start: query.instant, duration: 1200).run(on: transit).count
-        }
+        }, { query in
+            try ArticleDepartures.run(on: transit, feed: feed, latitude: query.lat, longitude: query.lon, radius: 500,
+                                      start: query.instant, duration: 1200).count
+        })
         // The same questions with the stored realtime data applied.
         let applied = realtime.isEmpty ? nil : try timeEach(queries) { query in
             var nearby = NearbyStopsQuery(latitude: query.lat, longitude: query.lon)
@@ -53,10 +57,6 @@ enum DeparturesBenchmark {
             var departures = DeparturesQuery(stopKeys: try nearby.keysWithinRadius(on: transit), start: query.instant, duration: 1200)
             departures.realtime = realtime.mapValues(\.window)
             return try departures.run(on: transit).count
-        }
-        let article = try timeEach(queries) { query in
-            try ArticleDepartures.run(on: transit, feed: feed, latitude: query.lat, longitude: query.lon, radius: 500,
-                                      start: query.instant, duration: 1200).count
         }
         print("departures --near, radius 500 m, 20-minute window, \(count) seeded random queries 05:00-23:00:")
         report("  shipped: nearby pass + range per stop", shipped)

@@ -33,6 +33,40 @@ func timeEach<Input>(_ inputs: [Input], _ body: (Input) throws -> Int) rethrows 
     return (micros, rows)
 }
 
+/// Times `first` and `second` in turn, one query each, the order swapped every turn (after one
+/// untimed warm-up pass of each over all the queries): a ratio of their medians then compares the
+/// two under the same conditions, however the machine's speed drifts during the run; timing each
+/// over all the queries one after the other did not (the same departures ratio read 0.26 to 0.58
+/// in five runs of a few seconds each). In a turn `second` answers the query half the list away
+/// from `first`'s, so neither finds the pages of its own question in SQLite's cache, read there
+/// by the other (each answers every query once, as when timed alone).
+func timePairs<Input>(_ inputs: [Input], _ first: (Input) throws -> Int, _ second: (Input) throws -> Int) rethrows
+    -> (first: (micros: [Double], rows: Int), second: (micros: [Double], rows: Int)) {
+    for input in inputs { _ = try first(input) }
+    for input in inputs { _ = try second(input) }
+    var a: (micros: [Double], rows: Int) = ([], 0)
+    var b: (micros: [Double], rows: Int) = ([], 0)
+    a.micros.reserveCapacity(inputs.count)
+    b.micros.reserveCapacity(inputs.count)
+    func time(_ body: (Input) throws -> Int, _ input: Input, into result: inout (micros: [Double], rows: Int)) rethrows {
+        let start = monotonicSeconds()
+        result.rows &+= try body(input)
+        result.micros.append((monotonicSeconds() - start) * 1e6)
+    }
+    let half = inputs.count / 2
+    for (index, input) in inputs.enumerated() {
+        let other = inputs[(index + half) % inputs.count]
+        if index % 2 == 0 {
+            try time(first, input, into: &a)
+            try time(second, other, into: &b)
+        } else {
+            try time(second, other, into: &b)
+            try time(first, input, into: &a)
+        }
+    }
+    return (a, b)
+}
+
 /// The median of `values`.
 func median(_ values: [Double]) -> Double {
     let sorted = values.sorted()

@@ -27,11 +27,6 @@ enum NearbyBenchmark {
             let λ2 = lon * .pi / 180 + atan2(sin(bearing) * sin(distance) * cos(φ1), cos(distance) - sin(φ1) * sin(φ2))
             return (φ2 * 180 / .pi, λ2 * 180 / .pi)
         }
-        let module = try timeEach(points) { point in
-            var query = NearbyStopsQuery(latitude: point.0, longitude: point.1)
-            query.radius = 800
-            return try query.run(on: transit).count
-        }
         // The floor: the SQL the module generated, prepared once through the C API.
         let sql = try NearbyStopsQuery(latitude: 0, longitude: 0).candidates().sql
         var handle: OpaquePointer?
@@ -44,7 +39,12 @@ enum NearbyBenchmark {
             sqlite3_finalize(statement)
             sqlite3_close(handle)
         }
-        let floor = timeEach(points) { point in
+        // The module and the floor, timed in turn point by point (`timePairs`).
+        let (module, floor) = try timePairs(points, { point in
+            var query = NearbyStopsQuery(latitude: point.0, longitude: point.1)
+            query.radius = 800
+            return try query.run(on: transit).count
+        }, { point in
             let box = Geo.boundingBox(latitude: point.0, longitude: point.1, radius: 800)
             let longitudes = box.longitudes[0]
             sqlite3_bind_double(statement, 1, longitudes.lowerBound)
@@ -66,7 +66,7 @@ enum NearbyBenchmark {
             sqlite3_reset(statement)
             found.sort { $0.distance != $1.distance ? $0.distance < $1.distance : $0.id < $1.id }
             return min(found.count, 20)
-        }
+        })
         print("nearby, radius 800 m, \(count) seeded random points within 500 m of a stop:")
         report("  fetch-request module", module)
         report("  floor: one C prepared statement", floor)
