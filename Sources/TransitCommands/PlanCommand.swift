@@ -160,7 +160,7 @@ struct PlanCommand: ParsableCommand {
         let origin = try JourneyEnd(from, name: "FROM", in: transit)
         let destination = try JourneyEnd(to, name: "TO", in: transit)
         let zone = JourneyOutput.zone(for: [origin.feedKey, destination.feedKey], in: transit)
-        let planner = try JourneyPlanner(transit: transit)
+        let planner = try transit.journeyPlanner()
         let journeys: [Journey]
         if let arriveBy {
             let time = try WallClockTime(arriveBy, name: "--arrive-by").instant(in: zone)
@@ -244,7 +244,7 @@ struct ReachCommand: ParsableCommand {
         let origin = try JourneyEnd(from, name: "FROM", in: transit)
         let zone = JourneyOutput.zone(for: [origin.feedKey], in: transit)
         let time = try WallClockTime(at, name: "--at").instant(in: zone)
-        let planner = try JourneyPlanner(transit: transit)
+        let planner = try transit.journeyPlanner()
         let reached = try planner.reach(from: origin.place, at: time, within: within * 60, options: try journey.journeyOptions(at: time, in: transit))
         if options.explain { try JourneyOutput.explain(planner) }
         if reached.isEmpty {
@@ -262,7 +262,7 @@ struct ReachCommand: ParsableCommand {
 func runJourneyBatch(input path: String, columns: [String], format: OutputFormat, in transit: TransitDatabase, required: [String],
                      explain: Bool, answer: (BatchRow, JourneyPlanner) throws -> String) throws {
     try transit.prepareForManyQueries()
-    let planner = try JourneyPlanner(transit: transit)
+    let planner = try transit.journeyPlanner()
     let input = BatchInput(path: path, columns: columns)
     let writer = StreamWriter()
     var first = true

@@ -330,6 +330,40 @@ final class ServeTests: XCTestCase {
         XCTAssertEqual(feeds.compactMap { $0["feed"] as? String }.sorted(), ["lindenau", "second", "third"])
     }
 
+    /// A connection keeps its journey planner (the patterns it has read) from one question to the
+    /// next, and makes a new one when the file changes underneath.
+    func testAConnectionKeepsItsJourneyPlannerUntilTheFileChanges() throws {
+        let folder = TemporaryDirectory()
+        let db = folder.file("served.sqlite")
+        XCTAssertEqual(try CommandRun.transit(["import", Paths.demoFeed, "--db", db, "--quiet"]).status, 0)
+        let server = try RunningServer(database: db, arguments: ["--quiet", "--connections", "1"])
+        defer { _ = server.stop() }
+        /// The answer, and whether the question read the planner's timetable (its stop index and
+        /// patterns, `planner_N`): explain=1 lists every statement the question ran.
+        func ask(_ target: String) throws -> (result: NSObject, readTheTimetable: Bool) {
+            let answer = try server.request(target + "&explain=1")
+            XCTAssertEqual(answer.status, 200, answer.text)
+            let body = try XCTUnwrap(try answer.json() as? [String: Any])
+            let statements = try XCTUnwrap(body["explain"] as? [[String: Any]])
+            XCTAssertFalse(statements.isEmpty)
+            let read = statements.contains { ($0["sql"] as? String)?.contains("FROM \"planner_") == true }
+            return (try XCTUnwrap(body["result"] as? NSObject), read)
+        }
+        let target = "/api/plan?from=HBF&to=STR&at=2026-03-02%2007:55"
+        let first = try ask(target)
+        let second = try ask(target)
+        XCTAssertTrue(first.readTheTimetable, "the first question opens the planner")
+        XCTAssertFalse(second.readTheTimetable, "the same connection kept it")
+        XCTAssertEqual(first.result, second.result)
+        let cli = try CommandRun.transit(["plan", "HBF", "STR", "--at", "2026-03-02 07:55", "--format", "json", "--db", db])
+        XCTAssertEqual(first.result, try JSONSerialization.jsonObject(with: Data(cli.stdout.utf8)) as? NSObject)
+        // A feed added underneath: the connection opens the file again, with a new planner.
+        XCTAssertEqual(try CommandRun.transit(["import", Paths.demoFeed, "--feed", "second", "--db", db, "--quiet"]).status, 0)
+        let after = try ask("/api/plan?from=lindenau:HBF&to=lindenau:STR&at=2026-03-02%2007:55")
+        XCTAssertTrue(after.readTheTimetable, "a new planner after the file changed")
+        XCTAssertFalse(try ask("/api/plan?from=lindenau:HBF&to=lindenau:STR&at=2026-03-02%2007:55").readTheTimetable)
+    }
+
     func testSIGTERMAnswersTheRequestInFlightAndEndsCleanly() throws {
         let server = try RunningServer(database: try DemoDatabase.path())
         XCTAssertEqual(try server.request("/api/feeds").status, 200)

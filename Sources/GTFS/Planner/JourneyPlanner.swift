@@ -12,7 +12,6 @@ import Glibc
 /// `plan(arrivingBy:)` is the mirror: for each k the latest departure arriving by T, kept when
 /// strictly later than with fewer rides, shown by the journey leaving then that arrives earliest.
 public final class JourneyPlanner {
-    let transit: TransitDatabase
     let timetable: PlannerTimetable
     private var walksBySettings: [String: Walks] = [:]
     /// Memory for the search of a question and for the searches that show its answers (alive at
@@ -42,7 +41,6 @@ public final class JourneyPlanner {
     /// A planner over the feeds `transit` has selected; reads their stop indexes, and which of
     /// them have realtime data stored (applied to the questions whose options name them).
     public init(transit: TransitDatabase) throws {
-        self.transit = transit
         let realtime = try transit.realtimeFeeds().mapValues(\.window)
         timetable = try PlannerTimetable(database: transit.database, feeds: transit.selectedFeeds, realtime: realtime)
         primaryMemory = SearchMemory(stopCount: timetable.stopCount, patternCount: timetable.patterns.count)
@@ -113,9 +111,8 @@ public final class JourneyPlanner {
 
     /// The Pareto set of journeys from `from` to `to` leaving at or after `time`.
     public func plan(from: JourneyPlace, to: JourneyPlace, at time: Int, options: JourneyOptions) throws -> [Journey] {
-        let started = monotonicNow()
+        let started = start()
         defer { finish(started) }
-        lastCounters = Counters()
         let walks = walks(options)
         let forward = search(.forward, reference: time, bound: JourneySearch.unreached, walks: walks, memory: primaryMemory,
                              rounds: options.maximumRides, options: options)
@@ -138,9 +135,8 @@ public final class JourneyPlanner {
 
     /// The Pareto set of journeys from `from` to `to` arriving by `time`.
     public func plan(from: JourneyPlace, to: JourneyPlace, arrivingBy time: Int, options: JourneyOptions) throws -> [Journey] {
-        let started = monotonicNow()
+        let started = start()
         defer { finish(started) }
-        lastCounters = Counters()
         let walks = walks(options)
         let backward = search(.backward, reference: time, bound: JourneySearch.unreached, walks: walks, memory: primaryMemory,
                               rounds: options.maximumRides, options: options)
@@ -165,9 +161,8 @@ public final class JourneyPlanner {
     /// Every boarding point reached from `from` leaving at `time` within `seconds`, with its
     /// earliest arrival and the fewest rides reaching it then, by arrival.
     public func reach(from: JourneyPlace, at time: Int, within seconds: Int, options: JourneyOptions) throws -> [ReachedStop] {
-        let started = monotonicNow()
+        let started = start()
         defer { finish(started) }
-        lastCounters = Counters()
         let walks = walks(options)
         let forward = search(.forward, reference: time, bound: time + seconds + 1, walks: walks, memory: primaryMemory,
                              rounds: options.maximumRides, options: options)
@@ -209,13 +204,37 @@ public final class JourneyPlanner {
         lastCounters.labelsImproved += search.labelsImproved
     }
 
+    /// What the timetable had read when a question started: a planner kept for many questions
+    /// (`TransitDatabase.journeyPlanner()`) counts each question's reading apart.
+    private var readBefore = Counters()
+
+    /// Starts a question's counters; returns when it started.
+    private func start() -> Double {
+        lastCounters = Counters()
+        readBefore = readSoFar
+        return monotonicNow()
+    }
+
+    /// What the timetable has read since the planner was made.
+    private var readSoFar: Counters {
+        var read = Counters()
+        read.patternsRead = timetable.patternsRead
+        read.bytesRead = timetable.bytesRead
+        read.realtimeRunsRead = timetable.realtimeRunsRead
+        read.readSeconds = timetable.readSeconds
+        read.realtimeSeconds = timetable.realtimeSeconds
+        return read
+    }
+
+    /// Ends a question's counters: its time, and what it read.
     private func finish(_ started: Double) {
+        let read = readSoFar
         lastCounters.searchSeconds = monotonicNow() - started
-        lastCounters.patternsRead = timetable.patternsRead
-        lastCounters.bytesRead = timetable.bytesRead
-        lastCounters.realtimeRunsRead = timetable.realtimeRunsRead
-        lastCounters.readSeconds = timetable.readSeconds
-        lastCounters.realtimeSeconds = timetable.realtimeSeconds
+        lastCounters.patternsRead = read.patternsRead - readBefore.patternsRead
+        lastCounters.bytesRead = read.bytesRead - readBefore.bytesRead
+        lastCounters.realtimeRunsRead = read.realtimeRunsRead - readBefore.realtimeRunsRead
+        lastCounters.readSeconds = read.readSeconds - readBefore.readSeconds
+        lastCounters.realtimeSeconds = read.realtimeSeconds - readBefore.realtimeSeconds
     }
 
     /// The journey a search found for the target label `arrival` of round `round`, in time order.

@@ -13,6 +13,9 @@ public final class TransitDatabase {
     /// The feeds queries answer from: all of them, unless `restrict(toFeedsNamed:)` chose some.
     public private(set) var selectedFeeds: [Feed]
     private let feedsByKey: [Int: Feed]
+    /// The journey planners made on this connection, by the keys of the feeds selected then
+    /// (`journeyPlanner()`).
+    private var planners: [[Int]: JourneyPlanner] = [:]
 
     /// Opens the database at `path`.
     public init(path: String) throws {
@@ -52,6 +55,22 @@ public final class TransitDatabase {
         feeds = try database.fetch(Feed.byName)
         selectedFeeds = feeds
         feedsByKey = Dictionary(uniqueKeysWithValues: feeds.map { ($0.key, $0) })
+    }
+
+    /// The journey planner of the selected feeds: made on the first journey question, then the
+    /// same one for every later question on this connection, so the patterns and walks a search
+    /// reads stay read. A long-lived host (`transit-serve`, whose connections each answer one
+    /// question after another) thus plans as fast as a batch run does, instead of opening a
+    /// planner and reading its patterns again for each request. What it keeps grows with the
+    /// patterns asked (at most the planner's whole timetable) and the dates asked; a host opens
+    /// the connection anew when the file changes (an import, a realtime refresh), and a new
+    /// planner with it.
+    public func journeyPlanner() throws -> JourneyPlanner {
+        let key = selectedFeeds.map(\.key)
+        if let known = planners[key] { return known }
+        let made = try JourneyPlanner(transit: self)
+        planners[key] = made
+        return made
     }
 
     /// Prepares the connection for many questions in one process (a batch run): the file is read
