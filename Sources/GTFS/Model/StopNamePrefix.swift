@@ -8,6 +8,8 @@ import FetchRequest
 /// once: the schema lays the table out from them, the importer and the search name them by them.
 struct StopNamePrefix: CatalogRecord, Equatable {
     static let tableName = "stop_name_prefixes"
+    /// The table is keyed by (prefix, shown_name, shown_stop_id, shown, stop), without a rowid; no
+    /// request fetches its rows by one identifier, so this names the stop a row belongs to.
     static let primaryKey = Columns.stop.rawValue
 
     enum Columns: String, CaseIterable {
