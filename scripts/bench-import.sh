@@ -53,7 +53,19 @@ floor_median=$(printf '%s\n' "${floor_times[@]}" | median)
 rm -f bench/transit.sqlite
 rss=$( { /usr/bin/time -v "$bin" import "$feed" --db bench/transit.sqlite --quiet; } 2>&1 | awk -F: '/Maximum resident set size/ { gsub(/ /, "", $2); print $2 }')
 
+# The journey planner's share of the import: its step in --timings (its trips are gathered while
+# stop_times.txt loads, inside that step's time) and its table's BLOBs against the file's size.
+rm -f bench/transit.sqlite
+timings=$("$bin" import "$feed" --db bench/transit.sqlite --timings 2>&1)
+total_s=$(echo "$timings" | awk '/^Imported feed/ { print $(NF - 1) }')
+planner_s=$(echo "$timings" | awk '/journey planner timetable/ { print ($NF == "ms") ? $(NF - 1) / 1000 : $(NF - 1) }')
+planner_bytes=$(sqlite3 bench/transit.sqlite "SELECT sum(length(data)) FROM planner_1")
+file_bytes=$(stat -c %s bench/transit.sqlite)
+
 echo "import of $feed ($(unzip -p "$feed" stop_times.txt | wc -l) stop_times lines), $runs runs each, medians:"
 printf '  transit import            %6.2f s   peak RSS %d MB\n' "$transit_median" "$((rss / 1024))"
 printf '  sqlite3 .import + indexes %6.2f s   (stops.txt + stop_times.txt only, text times)\n' "$floor_median"
 awk -v a="$transit_median" -v b="$floor_median" 'BEGIN { printf "  ratio transit / sqlite3   %6.2f\n", a / b }'
+awk -v p="$planner_s" -v t="$total_s" -v b="$planner_bytes" -v f="$file_bytes" 'BEGIN {
+  printf "  journey planner timetable %6.2f s of %.2f s (+%.1f %% over the rest), %.1f MB of BLOBs in %.1f MB (+%.1f %%)\n",
+         p, t, 100 * p / (t - p), b / 1e6, f / 1e6, 100 * b / (f - b) }'

@@ -37,10 +37,11 @@ extension Importer {
         count("transfers", rows)
     }
 
-    /// Writes the journey planner's timetable of the feed (`PlannerTimetableBuilder`), after the
-    /// stop times and frequencies are loaded.
+    /// Writes the journey planner's timetable of the feed (`PlannerTimetableBuilder`) from the
+    /// trips gathered while the stop times were loaded, after the interpolation and frequencies.
     func writePlannerTimetable() throws {
         progress?.step("journey planner timetable")
-        _ = try PlannerTimetableBuilder(database: database, feedKey: feedKey).build()
+        _ = try PlannerTimetableBuilder(database: database, feedKey: feedKey, collected: plannerTrips).build()
+        plannerTrips = nil
     }
 }

@@ -362,6 +362,7 @@ extension Importer {
         var runSequences: [Int] = []
         var flexRows = 0
         var stopHeadsigns = 0
+        let plannerTrips = PlannerTripCollector(feedKey: feedKey, tripCount: tripKeys.count)
         try readFile("stop_times.txt", requiring: ["trip_id", "stop_sequence"]) { fields, required in
             let sameTrip = fields.withBytes(required[0]) { $0.elementsEqual(previousTripID) }
             if !sameTrip {
@@ -426,14 +427,20 @@ extension Importer {
                     insert.set(headsign.slot, utf8: bytes)
                 }
             }
-            if let pickup { insert.set(pickup.slot, integer: try fields.code(pickup.field, allowed: 0...3)) }
-            if let dropOff { insert.set(dropOff.slot, integer: try fields.code(dropOff.field, allowed: 0...3)) }
+            let pickupType = try pickup.flatMap { try fields.code($0.field, allowed: 0...3) }
+            let dropOffType = try dropOff.flatMap { try fields.code($0.field, allowed: 0...3) }
+            if let pickup { insert.set(pickup.slot, integer: pickupType) }
+            if let dropOff { insert.set(dropOff.slot, integer: dropOffType) }
             if let timepoint { insert.set(timepoint.slot, integer: try fields.code(timepoint.field, allowed: 0...1)) }
             if let distance { insert.set(distance.slot, real: try fields.double(distance.field)) }
             try insert.endRow()
+            plannerTrips.add(trip: trip, sequence: sequence, stop: stop, arrival: arrivalTime ?? departureTime, departure: departure,
+                             pickup: pickupType, dropOff: dropOffType)
             rows += 1
         }
         try insert.finish()
+        plannerTrips.finish()
+        self.plannerTrips = plannerTrips
         if insert.rowsIgnored > 0 {
             // Only rows of a trip split across the file get here: the run check above sees the rest.
             for _ in 0..<insert.rowsIgnored {

@@ -8,10 +8,15 @@ import FetchRequest
 /// and for each stop the patterns that call there. Rows 1… are the patterns (`TripPattern`), made
 /// by grouping the runs of the feed's trips (each trip, or each run of a `frequencies.txt` trip)
 /// by their stops and permissions, then splitting each group so that no run overtakes another.
-/// Reads the stop times once in key order (trip, stop_sequence), after the import's interpolation.
+/// The trips come from the importer's `PlannerTripCollector`, which gathered them as the stop
+/// times were loaded; the ones it deferred, or all of them when there is none (a database imported
+/// before journey planning), are read back from the stop times in key order, after the import's
+/// interpolation.
 struct PlannerTimetableBuilder {
     let database: Database
     let feedKey: Int
+    /// The trips gathered during the import, or nil to read every trip back from the database.
+    var collected: PlannerTripCollector? = nil
 
     /// What was written, for the import's report.
     struct Summary {
@@ -20,89 +25,31 @@ struct PlannerTimetableBuilder {
         var bytes = 0
     }
 
-    /// One run of a trip before grouping: its times at each call (nil: none).
+    /// One run of a trip before splitting: where its times are in its pattern's `times`, and how
+    /// far they are shifted (a `frequencies.txt` run).
     private struct Run {
         let trip: Int
         let service: Int
-        /// Per call, GTFS seconds.
-        var arrivals: [Int32]
-        var departures: [Int32]
+        /// The index of the run's first arrival in `Pattern.times`.
+        let offset: Int
+        let shift: Int32
         /// The time the runs of a group are ordered by: the first time of the run.
         let firstTime: Int32
     }
 
-    /// A pattern's identity: its stops and permissions, each call as `stop key * 4 + permissions`.
-    private typealias PatternKey = [Int]
-
     func build() throws -> Summary {
-        let base = FeedKeys.base(of: feedKey)
         let services = try tripServices()
         let periods = try frequencyPeriods()
-        var groups: [PatternKey: [Run]] = [:]
+        let trips = collected ?? PlannerTripCollector(feedKey: feedKey, tripCount: services.count)
+        try readBack(into: trips)
 
-        var calls: [(stop: Int, arrival: Int?, departure: Int?, pickup: Int?, dropOff: Int?)] = []
-        var currentTrip: Int?
-        func finishTrip() {
-            guard let trip = currentTrip, calls.count >= 2, let service = services[trip - base - 1] else { return }
-            var key = PatternKey()
-            key.reserveCapacity(calls.count)
-            var arrivals: [Int32] = []
-            var departures: [Int32] = []
-            for call in calls {
-                var permissions: UInt8 = 0
-                if call.departure != nil, call.pickup != 1 { permissions |= TripPattern.boarding }
-                if call.arrival != nil, call.dropOff != 1 { permissions |= TripPattern.alighting }
-                key.append(call.stop * 4 + Int(permissions))
-                arrivals.append(Int32(clamping: call.arrival ?? 0))
-                departures.append(Int32(clamping: call.departure ?? 0))
-            }
-            // A trip where nobody can both board and later alight carries no one.
-            guard key.contains(where: { $0 & 1 != 0 }), key.contains(where: { $0 & 2 != 0 }) else { return }
-            guard let first = calls.compactMap({ $0.departure ?? $0.arrival }).first else { return }
-            if let runs = periods[trip] {
-                // Runs leave at start_time, start_time + headway, … before end_time; each call is
-                // reached its template offset (from the first time) after the run leaves.
-                for period in runs where period.headway > 0 {
-                    var start = period.start
-                    while start < period.end {
-                        let shift = Int32(clamping: start - first)
-                        groups[key, default: []].append(Run(trip: trip, service: service,
-                                                            arrivals: arrivals.map { $0 &+ shift }, departures: departures.map { $0 &+ shift },
-                                                            firstTime: Int32(clamping: start)))
-                        start += period.headway
-                    }
-                }
-            } else {
-                groups[key, default: []].append(Run(trip: trip, service: service, arrivals: arrivals, departures: departures,
-                                                    firstTime: Int32(clamping: first)))
-            }
+        // Each pattern's runs on a service; patterns in a fixed order (by their first run's trip),
+        // each split into runs that never overtake one another.
+        var groups: [(firstTrip: Int, pattern: Int, runs: [Run])] = []
+        for (number, pattern) in trips.patterns.enumerated() {
+            let runs = self.runs(of: pattern, services: services, periods: periods)
+            if let firstTrip = runs.lazy.map(\.trip).min() { groups.append((firstTrip, number, runs)) }
         }
-
-        // Read by position, in the order selected here.
-        var stopTimes = TransitModel.fetch("stop_times", feedKey: feedKey, inNaturalOrder: true)
-        let selected = [stopTimes.key(of: "trip"), stopTimes.key(of: "stop"), stopTimes.required("arrival_time"),
-                        stopTimes.required("departure_time"), stopTimes.required("pickup_type"), stopTimes.required("drop_off_type")]
-        for (index, value) in selected.enumerated() { stopTimes.select(value, as: "v\(index)") }
-        let query = stopTimes.requiredQuery()
-        let (trip, stop, arrival, departure, pickup, dropOff) = (0, 1, 2, 3, 4, 5)
-        try database.forEachRow(SQLGenerator.prepare(query)) { row in
-            let rowTrip = row.int(trip)
-            if rowTrip != currentTrip {
-                finishTrip()
-                calls.removeAll(keepingCapacity: true)
-                currentTrip = rowTrip
-            }
-            calls.append((row.int(stop), row.optionalInt(arrival), row.optionalInt(departure), row.optionalInt(pickup), row.optionalInt(dropOff)))
-        }
-        finishTrip()
-
-        // Patterns in a fixed order (by their first run's trip), each split into runs that never
-        // overtake one another.
-        var patterns: [(stops: [Int], bytes: [UInt8], runs: Int)] = []
-        for (key, runs) in groups.sorted(by: { ($0.value.map(\.trip).min() ?? 0) < ($1.value.map(\.trip).min() ?? 0) }) {
-            patterns += split(runs.sorted { ($0.firstTime, $0.trip) < ($1.firstTime, $1.trip) }, key: key)
-        }
-
         let table = Schema.planner(feedKey)
         let insert = try database.makeStatement(table.insertSQL(columns: table.columnNames))
         var summary = Summary()
@@ -112,25 +59,93 @@ struct PlannerTimetableBuilder {
             try insert.run()
             summary.bytes += bytes.count
         }
-        for (index, pattern) in patterns.enumerated() {
-            try write(index + 1, pattern.bytes)
-            summary.runs += pattern.runs
+        // Each pattern is written as soon as it is packed: only its stops are kept, for the index.
+        var patternStops: [[Int]] = []
+        for group in groups.sorted(by: { $0.firstTrip < $1.firstTrip }) {
+            for pattern in split(group.runs.sorted { ($0.firstTime, $0.trip) < ($1.firstTime, $1.trip) }, of: trips.patterns[group.pattern]) {
+                try write(patternStops.count + 1, pattern.bytes)
+                patternStops.append(pattern.stops)
+                summary.runs += pattern.runs
+            }
         }
-        summary.patterns = patterns.count
-        try write(0, try PlannerStopIndex.packed(database: database, feedKey: feedKey, patternStops: patterns.map(\.stops)))
+        summary.patterns = patternStops.count
+        try write(0, try PlannerStopIndex.packed(database: database, feedKey: feedKey, patternStops: patternStops))
         return summary
+    }
+
+    /// The runs of `pattern`'s trips that have a service: one per trip, or one per departure of a
+    /// `frequencies.txt` trip.
+    private func runs(of pattern: PlannerTripCollector.Pattern, services: [Int?], periods: [Int: [(start: Int, end: Int, headway: Int)]]) -> [Run] {
+        let base = FeedKeys.base(of: feedKey)
+        let width = 2 * pattern.calls.count
+        var runs: [Run] = []
+        for (index, trip) in pattern.trips.enumerated() where trip != 0 {
+            guard trip - base - 1 < services.count, let service = services[trip - base - 1] else { continue }
+            let first = pattern.firstTimes[index]
+            guard let periods = periods[trip] else {
+                runs.append(Run(trip: trip, service: service, offset: index * width, shift: 0, firstTime: Int32(clamping: first)))
+                continue
+            }
+            // Runs leave at start_time, start_time + headway, … before end_time; each call is
+            // reached its template offset (from the first time) after the run leaves.
+            for period in periods where period.headway > 0 {
+                var start = period.start
+                while start < period.end {
+                    runs.append(Run(trip: trip, service: service, offset: index * width, shift: Int32(clamping: start - first),
+                                    firstTime: Int32(clamping: start)))
+                    start += period.headway
+                }
+            }
+        }
+        return runs
+    }
+
+    /// Reads the trips `trips` still waits for from the stop times, in key order: one keyed read
+    /// per trip when they are few, else one pass over the table.
+    private func readBack(into trips: PlannerTripCollector) throws {
+        let pending: [Int]?
+        if collected == nil {
+            trips.readEverythingBack()
+            pending = nil
+        } else {
+            let deferred = trips.readBackMode()
+            if deferred.isEmpty { return }
+            pending = deferred.count * 4 < trips.tripCount ? deferred : nil
+        }
+        var stopTimes = TransitModel.fetch("stop_times", feedKey: feedKey, inNaturalOrder: true)
+        let selected = [stopTimes.key(of: "trip"), stopTimes.key(of: "stop"), stopTimes.required("stop_sequence"), stopTimes.required("arrival_time"),
+                        stopTimes.required("departure_time"), stopTimes.required("pickup_type"), stopTimes.required("drop_off_type")]
+        // Read by position, in the order selected here.
+        for (index, value) in selected.enumerated() { stopTimes.select(value, as: "v\(index)") }
+        let (trip, stop, sequence, arrival, departure, pickup, dropOff) = (0, 1, 2, 3, 4, 5, 6)
+        func add(_ row: Row) {
+            trips.add(trip: row.int(trip), sequence: row.int(sequence), stop: row.int(stop), arrival: row.optionalInt(arrival),
+                      departure: row.optionalInt(departure), pickup: row.optionalInt(pickup), dropOff: row.optionalInt(dropOff))
+        }
+        if let pending {
+            stopTimes.filter(stopTimes.key(of: "trip") == .variable("trip"))
+            let template = SQLGenerator.prepare(stopTimes.requiredQuery())
+            for key in pending { try database.forEachRow(try template.substituting(["trip": key]), add) }
+        } else {
+            try database.forEachRow(SQLGenerator.prepare(stopTimes.requiredQuery()), add)
+        }
+        trips.finish()
     }
 
     /// Splits runs of one stop pattern (sorted by first time) into groups in which each run is at
     /// or after the one before at every stop it can be boarded or left at: greedily, each run
     /// joins the first group whose last run it does not overtake.
-    private func split(_ runs: [Run], key: PatternKey) -> [(stops: [Int], bytes: [UInt8], runs: Int)] {
+    private func split(_ runs: [Run], of pattern: PlannerTripCollector.Pattern) -> [(stops: [Int], bytes: [UInt8], runs: Int)] {
+        let key = pattern.calls
+        let times = pattern.times
+        func arrival(_ run: Run, _ position: Int) -> Int32 { times[run.offset + 2 * position] &+ run.shift }
+        func departure(_ run: Run, _ position: Int) -> Int32 { times[run.offset + 2 * position + 1] &+ run.shift }
         let used = key.indices.filter { key[$0] & 3 != 0 }
         var groups: [[Run]] = []
         for run in runs {
             let fits = groups.firstIndex { group in
                 let last = group[group.count - 1]
-                return used.allSatisfy { run.arrivals[$0] >= last.arrivals[$0] && run.departures[$0] >= last.departures[$0] }
+                return used.allSatisfy { arrival(run, $0) >= arrival(last, $0) && departure(run, $0) >= departure(last, $0) }
             }
             if let fits { groups[fits].append(run) } else { groups.append([run]) }
         }
@@ -141,8 +156,8 @@ struct PlannerTimetableBuilder {
             departures.reserveCapacity(key.count * group.count)
             for position in key.indices {
                 for run in group {
-                    arrivals.append(run.arrivals[position])
-                    departures.append(run.departures[position])
+                    arrivals.append(arrival(run, position))
+                    departures.append(departure(run, position))
                 }
             }
             let stops = key.map { $0 >> 2 }
