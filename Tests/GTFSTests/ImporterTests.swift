@@ -67,7 +67,7 @@ final class ImporterTests: XCTestCase {
             return names
         }
         XCTAssertEqual(try columns(of: "stops_by_location"), ["stop_lon", "stop_lat"])
-        XCTAssertEqual(try columns(of: "stop_times_1_by_stop_departure"), ["stop", "departure", "pickup_type"])
+        XCTAssertEqual(try columns(of: "stop_times_1_by_stop_departure"), ["stop", "departure", "pickup_type", "service_number"])
         XCTAssertEqual(try columns(of: "stops_by_normalized_name"), ["normalized_name"])
         XCTAssertEqual(try columns(of: "sqlite_autoindex_stop_name_prefixes_1"), ["prefix", "shown_name", "shown_stop_id", "shown", "stop"])
         XCTAssertEqual(try columns(of: "sqlite_autoindex_stop_times_1_1"), ["trip", "stop_sequence"])

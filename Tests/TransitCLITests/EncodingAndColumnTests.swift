@@ -237,7 +237,7 @@ final class ImportRefusalTests: XCTestCase {
         let newer = directory.file("newer.sqlite")
         XCTAssertEqual(try CommandRun.run("/usr/bin/env", ["sqlite3", newer, "CREATE TABLE metadata (key TEXT PRIMARY KEY, value TEXT); INSERT INTO metadata VALUES ('schema_version', '99')"]).status, 0)
         let newerRun = try run([feed, "--db", newer])
-        XCTAssertEqual(newerRun.stderr, "Error: \(newer) was written by another version of transit (schema 99, this one reads 4): re-import it with `transit import FEED --db \(newer)`\n")
+        XCTAssertEqual(newerRun.stderr, "Error: \(newer) was written by another version of transit (schema 99, this one reads 5): re-import it with `transit import FEED --db \(newer)`\n")
         let notURL = try run(["http://", "--feed", "x", "--db", directory.file("db.sqlite")])
         XCTAssertEqual(notURL.stderr, "Error: http:// is not a URL transit can download\n")
         let usage: [([String], String)] = [

@@ -2,8 +2,9 @@ import XCTest
 import Foundation
 import TestSupport
 
-/// A database of schema 2 (before the trips' last stop and directions.txt) or 3 (names searched in
-/// `stop_words`) is upgraded in place by `transit feeds upgrade` or by the next import into it, and
+/// A database of schema 2 (before the trips' last stop and directions.txt), 3 (names searched in
+/// `stop_words`) or 4 (stop times without their trip's service) is upgraded in place by `transit
+/// feeds upgrade` or by the next import into it, and
 /// then answers exactly as a database imported new; queries on it say what to run.
 final class SchemaUpgradeTests: XCTestCase {
     private func sqlite(_ database: String, _ sql: String) throws {
@@ -11,10 +12,24 @@ final class SchemaUpgradeTests: XCTestCase {
         XCTAssertEqual(run.status, 0, run.stderr)
     }
 
+    /// A copy of the demo database turned back into schema 4: stop times without their trip's
+    /// service, and the departures index without it (with that index's statistics of then).
+    private func version4Copy(in directory: TemporaryDirectory, as name: String = "old4.sqlite") throws -> String {
+        let copy = directory.file(name)
+        try FileManager.default.copyItem(atPath: try DemoDatabase.path(), toPath: copy)
+        try sqlite(copy, """
+            DROP INDEX stop_times_1_by_stop_departure;
+            ALTER TABLE stop_times_1 DROP COLUMN service_number;
+            CREATE INDEX "stop_times_1_by_stop_departure" ON "stop_times_1" ("stop", "departure", "pickup_type");
+            INSERT INTO sqlite_stat1 VALUES ('stop_times_1', 'stop_times_1_by_stop_departure', '3000000 300 2 2');
+            UPDATE metadata SET value = '4' WHERE key = 'schema_version'
+            """)
+        return copy
+    }
+
     /// A copy of the demo database turned back into schema 2.
     private func version2Copy(in directory: TemporaryDirectory) throws -> String {
-        let copy = directory.file("old.sqlite")
-        try FileManager.default.copyItem(atPath: try DemoDatabase.path(), toPath: copy)
+        let copy = try version4Copy(in: directory, as: "old.sqlite")
         try sqlite(copy, "ALTER TABLE trips DROP COLUMN last_stop; ALTER TABLE trips DROP COLUMN last_stop_sequence; DROP TABLE directions; UPDATE metadata SET value = '2' WHERE key = 'schema_version'")
         return copy
     }
@@ -33,7 +48,7 @@ final class SchemaUpgradeTests: XCTestCase {
         XCTAssertTrue(refused.stderr.contains("(schema 2): `transit feeds upgrade --db \(old)` brings it up to date in place"), refused.stderr)
         let upgraded = try CommandRun.transit(["feeds", "upgrade", "--db", old])
         XCTAssertEqual(upgraded.status, 0, upgraded.stderr)
-        XCTAssertEqual(upgraded.stdout, "Upgraded \(old) from schema 2 to 4\n")
+        XCTAssertEqual(upgraded.stdout, "Upgraded \(old) from schema 2 to 5\n")
         for question in questions {
             let fresh = try CommandRun.transit(question + ["--db", try DemoDatabase.path()])
             let mine = try CommandRun.transit(question + ["--db", old])
@@ -44,15 +59,14 @@ final class SchemaUpgradeTests: XCTestCase {
         XCTAssertEqual(try CommandRun.run("/usr/bin/env", ["sqlite3", old, ends]).stdout,
                        try CommandRun.run("/usr/bin/env", ["sqlite3", try DemoDatabase.path(), ends]).stdout)
         let again = try CommandRun.transit(["feeds", "upgrade", "--db", old])
-        XCTAssertEqual(again.stdout, "\(old) is up to date (schema 4)\n")
+        XCTAssertEqual(again.stdout, "\(old) is up to date (schema 5)\n")
         XCTAssertFalse(FileManager.default.fileExists(atPath: old + "-wal"), "the database rests in rollback-journal mode")
     }
 
     /// A copy of the demo database turned back into schema 3: names searched by word ranges in
     /// `stop_words`, with that table's index and planner statistics.
     private func version3Copy(in directory: TemporaryDirectory) throws -> String {
-        let copy = directory.file("old3.sqlite")
-        try FileManager.default.copyItem(atPath: try DemoDatabase.path(), toPath: copy)
+        let copy = try version4Copy(in: directory, as: "old3.sqlite")
         try sqlite(copy, """
             DROP TABLE stop_name_prefixes;
             CREATE TABLE stop_words ("word" TEXT, "stop" INTEGER, "listed_as" INTEGER NOT NULL, PRIMARY KEY ("word", "stop")) WITHOUT ROWID;
@@ -72,7 +86,7 @@ final class SchemaUpgradeTests: XCTestCase {
         XCTAssertTrue(refused.stderr.contains("(schema 3): `transit feeds upgrade --db \(old)` brings it up to date in place"), refused.stderr)
         let upgraded = try CommandRun.transit(["feeds", "upgrade", "--db", old])
         XCTAssertEqual(upgraded.status, 0, upgraded.stderr)
-        XCTAssertEqual(upgraded.stdout, "Upgraded \(old) from schema 3 to 4\n", "with the new table's planner statistics")
+        XCTAssertEqual(upgraded.stdout, "Upgraded \(old) from schema 3 to 5\n", "with the new table's planner statistics")
         for question in [["search", "haupt"], ["search", "a", "--limit", "0"], ["search", "hauptbahnhof", "--platforms"],
                          ["search", "nord", "--limit", "0"], ["search", "gorli strasse"]] {
             let fresh = try CommandRun.transit(question + ["--format", "json", "--db", try DemoDatabase.path()])
@@ -85,7 +99,36 @@ final class SchemaUpgradeTests: XCTestCase {
                        try CommandRun.run("/usr/bin/env", ["sqlite3", try DemoDatabase.path(), rows]).stdout)
         let leftovers = "SELECT COUNT(*) FROM sqlite_master WHERE name GLOB 'stop_words*'; SELECT COUNT(*) FROM sqlite_stat1 WHERE tbl = 'stop_words'"
         XCTAssertEqual(try CommandRun.run("/usr/bin/env", ["sqlite3", old, leftovers]).stdout, "0\n0\n")
-        XCTAssertEqual(try CommandRun.transit(["feeds", "upgrade", "--db", old]).stdout, "\(old) is up to date (schema 4)\n")
+        XCTAssertEqual(try CommandRun.transit(["feeds", "upgrade", "--db", old]).stdout, "\(old) is up to date (schema 5)\n")
+    }
+
+    func testUpgradeFromSchema4GivesEachStopTimeItsTripsServiceAndDeparturesTestItInTheIndex() throws {
+        let directory = TemporaryDirectory()
+        let old = try version4Copy(in: directory)
+        let refused = try CommandRun.transit(["departures", "--stop", "HBF", "--db", old])
+        XCTAssertEqual(refused.status, 1)
+        XCTAssertTrue(refused.stderr.contains("(schema 4): `transit feeds upgrade --db \(old)` brings it up to date in place"), refused.stderr)
+        let upgraded = try CommandRun.transit(["feeds", "upgrade", "--db", old])
+        XCTAssertEqual(upgraded.status, 0, upgraded.stderr)
+        XCTAssertEqual(upgraded.stdout, "Upgraded \(old) from schema 4 to 5\n")
+        for question in questions {
+            let fresh = try CommandRun.transit(question + ["--db", try DemoDatabase.path()])
+            let mine = try CommandRun.transit(question + ["--db", old])
+            XCTAssertEqual(mine.status, 0, mine.stderr)
+            XCTAssertEqual(mine.stdout, fresh.stdout, question.joined(separator: " "))
+        }
+        let services = "SELECT trip, stop_sequence, service_number FROM stop_times_1 ORDER BY trip, stop_sequence"
+        let upgradedServices = try CommandRun.run("/usr/bin/env", ["sqlite3", old, services]).stdout
+        XCTAssertEqual(upgradedServices, try CommandRun.run("/usr/bin/env", ["sqlite3", try DemoDatabase.path(), services]).stdout)
+        XCTAssertFalse(upgradedServices.contains("|\n"), "every stop time has a service")
+        let schema = "SELECT sql FROM sqlite_master WHERE name = 'stop_times_1_by_stop_departure'; SELECT stat FROM sqlite_stat1 WHERE idx = 'stop_times_1_by_stop_departure'"
+        XCTAssertEqual(try CommandRun.run("/usr/bin/env", ["sqlite3", old, schema]).stdout,
+                       try CommandRun.run("/usr/bin/env", ["sqlite3", try DemoDatabase.path(), schema]).stdout)
+        let explained = try CommandRun.transit(questions[0] + ["--explain", "--db", old])
+        XCTAssertTrue(explained.stderr.contains("WHERE \"stop_times\".\"service_number\" IN (SELECT"), explained.stderr)
+        XCTAssertTrue(explained.stderr.contains("SEARCH stop_times USING COVERING INDEX stop_times_1_by_stop_departure (stop=? AND departure>? AND departure<?)"),
+                      explained.stderr)
+        XCTAssertEqual(try CommandRun.transit(["feeds", "upgrade", "--db", old]).stdout, "\(old) is up to date (schema 5)\n")
     }
 
     func testUpgradeAddsTheIndexesADatabaseOfThisSchemaLacks() throws {
@@ -101,7 +144,7 @@ final class SchemaUpgradeTests: XCTestCase {
         let indexes = "SELECT name FROM sqlite_master WHERE type = 'index' ORDER BY name"
         XCTAssertEqual(try CommandRun.run("/usr/bin/env", ["sqlite3", copy, indexes]).stdout,
                        try CommandRun.run("/usr/bin/env", ["sqlite3", try DemoDatabase.path(), indexes]).stdout)
-        XCTAssertEqual(try CommandRun.transit(["feeds", "upgrade", "--db", copy]).stdout, "\(copy) is up to date (schema 4)\n")
+        XCTAssertEqual(try CommandRun.transit(["feeds", "upgrade", "--db", copy]).stdout, "\(copy) is up to date (schema 5)\n")
     }
 
     /// The fixed planner statistics make a small feed plan as a city's does: a predicate on a
@@ -122,7 +165,7 @@ final class SchemaUpgradeTests: XCTestCase {
         let upgraded = try CommandRun.transit(["feeds", "upgrade", "--db", copy])
         XCTAssertEqual(upgraded.stdout, "Added the query planner's statistics (sqlite_stat1) to \(copy)\n", upgraded.stderr)
         XCTAssertTrue(try CommandRun.transit(question + ["--db", copy]).stderr.contains("SEARCH stop_times USING PRIMARY KEY (trip=?"))
-        XCTAssertEqual(try CommandRun.transit(["feeds", "upgrade", "--db", copy]).stdout, "\(copy) is up to date (schema 4)\n")
+        XCTAssertEqual(try CommandRun.transit(["feeds", "upgrade", "--db", copy]).stdout, "\(copy) is up to date (schema 5)\n")
         // Measured statistics (ANALYZE: as many rows, other figures) are replaced too.
         try sqlite(copy, "ANALYZE")
         XCTAssertEqual(try CommandRun.transit(["feeds", "upgrade", "--db", copy]).stdout, "Added the query planner's statistics (sqlite_stat1) to \(copy)\n")
@@ -135,7 +178,7 @@ final class SchemaUpgradeTests: XCTestCase {
         let feed = try FeedFixture().write(to: directory, as: "small")
         let run = try CommandRun.transit(["import", feed, "--db", old])
         XCTAssertEqual(run.status, 0, run.stderr)
-        XCTAssertTrue(run.stdout.contains("upgraded in place from schema 2 to 4"), run.stdout)
+        XCTAssertTrue(run.stdout.contains("upgraded in place from schema 2 to 5"), run.stdout)
         let feeds = try CommandRun.transit(["feeds", "--format", "csv", "--db", old])
         XCTAssertTrue(feeds.stdout.contains("\r\nlindenau,") && feeds.stdout.contains("\r\nsmall,"), feeds.stdout)
         let departures = try CommandRun.transit(questions[0] + ["--db", old])

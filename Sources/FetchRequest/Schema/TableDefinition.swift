@@ -118,6 +118,9 @@ public struct IndexDefinition: Sendable {
         return prefix + "IF NOT EXISTS " + statement.dropFirst(prefix.count)
     }
 
+    /// The `DROP INDEX IF EXISTS` statement: for an index rebuilt with other columns.
+    public var dropSQL: String { "DROP INDEX IF EXISTS " + SQLGenerator.quote(name) }
+
     /// The `CREATE INDEX` statement.
     public var sql: String {
         (unique ? "CREATE UNIQUE INDEX " : "CREATE INDEX ") + SQLGenerator.quote(name) + " ON "

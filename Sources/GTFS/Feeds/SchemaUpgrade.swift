@@ -3,10 +3,11 @@ import FetchRequest
 /// Brings a database written by an earlier transit up to this version in place, when the change
 /// can be derived from what it holds (schema 2 → 3: each trip's last stop, from its stop times, and
 /// the `directions` table; 3 → 4: the search index `stop_name_prefixes`, from the stops, in place
-/// of `stop_words`). Schema 1 (one feed, another layout) cannot: it is re-imported.
+/// of `stop_words`; 4 → 5: each stop time's service, from its trip, in the departures index).
+/// Schema 1 (one feed, another layout) cannot: it is re-imported.
 public enum SchemaUpgrade {
     /// True when a database of schema `version` can be upgraded in place.
-    public static func canUpgrade(from version: String) -> Bool { version == "2" || version == "3" }
+    public static func canUpgrade(from version: String) -> Bool { ["2", "3", "4"].contains(version) }
 
     /// Upgrades the database at `path` in one write transaction; returns the version it had, or
     /// nil when it was already current. A database that cannot be upgraded throws the error a query
@@ -19,7 +20,8 @@ public enum SchemaUpgrade {
         case .olderSchema(let version, _) where canUpgrade(from: version):
             try WriteTransaction.run(path: path) { database in
                 if version == "2" { try upgradeFromVersion2(database) }
-                try upgradeFromVersion3(database)
+                if version != "4" { try upgradeFromVersion3(database) }
+                try upgradeFromVersion4(database)
                 try recordCurrentVersion(database)
             }
             return version
@@ -99,6 +101,27 @@ public enum SchemaUpgrade {
         try database.execute(Schema.stopNamePrefixes.sqlIfNotExists)
         try StopNamePrefixes.rebuild(in: database)
         try database.execute(Schema.version3StopWords.dropSQL)
+        let feeds = try database.fetch(FetchRequest<Feed>()).map(\.key)
+        try PlannerStatistics.write(in: database, feedKeys: feeds)
+    }
+
+    /// Schema 4 → 5 inside the caller's transaction: each feed's stop times given their trip's
+    /// service number (a subquery per stop time, by the trip's key) and the departures index rebuilt with
+    /// it, then the statistics of the new index written.
+    static func upgradeFromVersion4(_ database: Database) throws {
+        for feed in try Feed.allKeys(in: database) {
+            let table = Schema.stopTimes(feed)
+            if let sql = table.addColumnSQL(Schema.stopTimeService.name) { try database.execute(sql) }
+            var stopTimes = TransitModel.fetch("stop_times", feedKey: feed, alias: table.name)
+            var trip = TransitModel.fetch("trips", feedKey: feed)
+            trip.filter(trip.key == stopTimes.key(of: "trip"))
+            trip.select(trip.key(of: "service") - .value(FeedKeys.base(of: feed)), as: "service")
+            try database.run(SQLGenerator.prepareUpdate(table.name, set: [(Schema.stopTimeService.name, .subquery(trip.requiredQuery()))],
+                                                        where: .all))
+            let index = Schema.stopTimesByStopDeparture(feed)
+            try database.execute(index.dropSQL)
+            try database.execute(index.sql)
+        }
         let feeds = try database.fetch(FetchRequest<Feed>()).map(\.key)
         try PlannerStatistics.write(in: database, feedKeys: feeds)
     }

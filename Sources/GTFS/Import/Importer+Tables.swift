@@ -280,6 +280,7 @@ extension Importer {
                      codes: [(field: Int?, slot: Int, allowed: ClosedRange<Int>)], unset: [Int])?
         var rows = 0
         var tripKeys = self.tripKeys
+        var tripServices: [Int] = []
         var report = self.report
         try readFile("trips.txt", requiring: ["route_id", "service_id", "trip_id"]) { fields, _ in
             if places == nil {
@@ -314,6 +315,7 @@ extension Importer {
             rows += 1
             let key = keyBase + rows
             tripKeys[tripID] = key
+            tripServices.append(service)
             insert.set(keySlot, integer: Int64(key))
             insert.set(feedSlot, integer: Int64(feedKey))
             fields.withBytes(places.tripID) { insert.set(tripIDSlot, utf8: $0) }
@@ -331,6 +333,7 @@ extension Importer {
         }
         try insert.finish()
         self.tripKeys = tripKeys
+        self.tripServices = tripServices
         self.report = report
         guard rows > 0 else { throw FeedError(file: "trips.txt", message: "has no trips that could be loaded") }
         count("trips", rows)
@@ -349,6 +352,7 @@ extension Importer {
         var largestTime = self.largestTime
         var report = self.report
         let tripKeys = self.tripKeys
+        let tripServices = self.tripServices
         let stopKeys = self.stopKeys
         var tripsWithMissingTimes = Set<Int>()
         // Each trip's largest stop_sequence and its stop, by trip key - keyBase - 1.
@@ -415,6 +419,7 @@ extension Importer {
             insert.set(slots.stop, integer: Int64(stop))
             insert.set(slots.arrival, integer: arrivalTime ?? departureTime)
             insert.set(slots.departure, integer: departure)
+            insert.set(slots.service, integer: Int64(tripServices[tripSlot] - keyBase))
             if let departure {
                 if departure > largestTime { largestTime = departure }
             } else {

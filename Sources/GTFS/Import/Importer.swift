@@ -49,6 +49,8 @@ public final class Importer {
     var routeKeys: [String: Int] = [:]
     var serviceKeys: [String: Int] = [:]
     var tripKeys: [String: Int] = [:]
+    /// Each trip's service key, by trip key − feed base − 1: copied into its stop times.
+    var tripServices: [Int] = []
     var timeZone: AgencyTimeZone?
     var serviceDates: ClosedRange<ServiceDate>?
 

@@ -37,7 +37,7 @@ enum PlannerStatistics {
         for feedKey in feedKeys {
             rows += [
                 PlannerStatistic(primaryKeyOf: Schema.stopTimes(feedKey), "3000000 30 1"),
-                PlannerStatistic(Schema.stopTimesByStopDeparture(feedKey), "3000000 300 2 2"),
+                PlannerStatistic(Schema.stopTimesByStopDeparture(feedKey), "3000000 300 2 2 2"),
                 PlannerStatistic(primaryKeyOf: Schema.serviceDays(feedKey), "20000 60 1"),
                 PlannerStatistic(primaryKeyOf: Schema.shapes(feedKey), "500000 500 1"),
             ]

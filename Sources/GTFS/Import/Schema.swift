@@ -18,8 +18,9 @@ import FetchRequest
 public enum Schema {
     /// Bumped whenever the layout changes. Version 1 held exactly one feed; version 2 lacked the
     /// trips' last stop and `directions`; version 3 searched names in `stop_words` (word ranges)
-    /// rather than `stop_name_prefixes` (`SchemaUpgrade` brings 2 and 3 up in place).
-    public static let version = 4
+    /// rather than `stop_name_prefixes`; version 4 lacked the stop times' `service` (`SchemaUpgrade`
+    /// brings 2, 3 and 4 up in place).
+    public static let version = 5
 
     typealias C = TableDefinition.ColumnDefinition
 
@@ -196,10 +197,18 @@ public enum Schema {
         [stopTimesByStopDeparture(feed)]
     }
 
-    /// With the table's key (trip, stop_sequence) this index covers what departures read.
+    /// With the table's key (trip, stop_sequence) this index covers what departures read, the
+    /// service included: a stop time whose trip does not run that day is passed over inside the
+    /// index, without looking its trip up.
     static func stopTimesByStopDeparture(_ feed: Int) -> IndexDefinition {
-        IndexDefinition("stop_times_\(feed)_by_stop_departure", on: FeedTables(feed: feed).stopTimes, columns: ["stop", "departure", "pickup_type"])
+        IndexDefinition("stop_times_\(feed)_by_stop_departure", on: FeedTables(feed: feed).stopTimes,
+                        columns: ["stop", "departure", "pickup_type", stopTimeService.name])
     }
+
+    /// Each stop time's trip's service, copied from `trips` at import (schema 5) as its number
+    /// within the feed (the key minus `FeedKeys.base`: one or two bytes a row where a key takes
+    /// six): the one column of `stop_times_<feed>` that is no field of stop_times.txt.
+    static let stopTimeService = C("service_number", .integer)
 
     /// Keyed by (trip, stop_sequence) and stored in that order (`WITHOUT ROWID`), so a trip's
     /// stops are one range and duplicate rows are refused by the key.
@@ -208,7 +217,7 @@ public enum Schema {
             C("trip", .integer), C("stop_sequence", .integer), C("stop", .integer, notNull: true),
             C("arrival", .integer), C("departure", .integer), C("interpolated", .integer, notNull: true, default: 0),
             C("stop_headsign", .text), C("pickup_type", .integer), C("drop_off_type", .integer),
-            C("timepoint", .integer), C("shape_dist_traveled", .real),
+            C("timepoint", .integer), C("shape_dist_traveled", .real), stopTimeService,
         ], primaryKey: ["trip", "stop_sequence"], withoutRowID: true)
     }
 

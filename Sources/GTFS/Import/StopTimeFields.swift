@@ -12,7 +12,7 @@ struct StopTimeFields {
     /// The insert's columns, in slot order.
     private(set) var insertColumns: [String] = []
     /// The slots of the values every row has.
-    private(set) var slots = (trip: 0, sequence: 0, stop: 0, arrival: 0, departure: 0)
+    private(set) var slots = (trip: 0, sequence: 0, stop: 0, arrival: 0, departure: 0, service: 0)
     /// The places of `stop_id` and the times (nil: absent, as in a GTFS-Flex file).
     let places: (stop: Int?, arrival: Int?, departure: Int?)
     private(set) var headsign: Place?, pickup: Place?, dropOff: Place?, timepoint: Place?, distance: Place?
@@ -33,7 +33,7 @@ struct StopTimeFields {
         }
         slots = (trip: slot(stopTimes.keyColumn(of: "trip")), sequence: slot(stopTimes.column(ofAttribute: "stop_sequence")),
                  stop: slot(stopTimes.keyColumn(of: "stop")), arrival: slot(stopTimes.column(ofAttribute: "arrival_time")),
-                 departure: slot(stopTimes.column(ofAttribute: "departure_time")))
+                 departure: slot(stopTimes.column(ofAttribute: "departure_time")), service: slot(Schema.stopTimeService.name))
         func place(_ attribute: String) -> Place? {
             table.optional(attribute).map { ($0, slot(stopTimes.column(ofAttribute: attribute))) }
         }

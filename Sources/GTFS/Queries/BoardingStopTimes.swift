@@ -6,10 +6,13 @@ import FetchRequest
 /// A stop time is a departure on date D when its trip's service runs on D (`service_days`, an
 /// `IN` over its date index), boarding is allowed (`pickup_type` is not 1) and it is not the
 /// trip's last stop (`last_stop_sequence` is recorded in `trips` at import: one row lookup, not a
-/// descent into stop_times per candidate row).
+/// descent into stop_times per candidate row). The service tested is the stop time's own copy of
+/// its trip's (`Schema.stopTimeService`, a number within the feed), which the `stop_times(stop,
+/// departure, pickup_type, service_number)` index holds: the trip is looked up only for stop
+/// times that run that day.
 ///
 ///     FROM "stop_times_1" AS "stop_times" JOIN "trips" AS "stop_times.trip" ON …
-///     WHERE "stop_times.trip"."service" IN (SELECT "service" FROM "service_days_1" AS "service_days" WHERE "date" = ?)
+///     WHERE "stop_times"."service_number" IN (SELECT "service_days"."service" - ? FROM "service_days_1" AS "service_days" WHERE "date" = ?)
 ///       AND "stop_times"."pickup_type" IS NOT ? AND "stop_times"."stop_sequence" < "stop_times.trip"."last_stop_sequence"
 enum BoardingStopTimes {
     /// A fetch of `feed`'s stop times a rider can board at on `date` (a bound value, or a
@@ -20,14 +23,17 @@ enum BoardingStopTimes {
         var fetch = TransitModel.fetch("stop_times", feedKey: feed.feed)
         var runningServices = TransitModel.fetch("service_days", feedKey: feed.feed)
         runningServices.filter(runningServices.required("date") == date)
-        let service = fetch.key(of: "trip.service")
+        // The trip's service as the import copied it into the stop time (not an attribute): its
+        // number within the feed, the service key minus the feed's base.
+        let serviceNumber = fetch.column(Schema.stopTimeService.name)
+        let base = SQLExpression.value(FeedKeys.base(of: feed.feed))
         let runningService = runningServices.key(of: "service")
         if fewRows {
-            runningServices.filter(runningService == service)
+            runningServices.filter(runningService == serviceNumber + base)
             fetch.filter(.exists(runningServices.requiredQuery()))
         } else {
-            runningServices.select(runningService, as: "service")
-            fetch.filter(service.isIn(runningServices.requiredQuery()))
+            runningServices.select(runningService - base, as: "service")
+            fetch.filter(serviceNumber.isIn(runningServices.requiredQuery()))
         }
         fetch.filter(fetch.required("pickup_type").isNot(1))
         // The trip's last stop_sequence: a column the import adds to trips (`Schema.tripEnds`), not an attribute.
