@@ -40,21 +40,29 @@ final class SchemaUpgradeTests: XCTestCase {
         ["stats", "--date", "2026-03-02", "--format", "json"],
     ]
 
-    func testUpgradeInPlaceAnswersAsANewImport() throws {
-        let directory = TemporaryDirectory()
-        let old = try version2Copy(in: directory)
+    /// Asserts a query on `old` is refused with the command that upgrades it, that the upgrade
+    /// says it went from `version` to this schema, and that `questions` then answer as on a new import.
+    private func assertRefusedThenUpgradedToAnswerAsANewImport(_ old: String, fromSchema version: Int,
+                                                              file: StaticString = #filePath, line: UInt = #line) throws {
         let refused = try CommandRun.transit(["departures", "--stop", "HBF", "--db", old])
-        XCTAssertEqual(refused.status, 1)
-        XCTAssertTrue(refused.stderr.contains("(schema 2): `transit feeds upgrade --db \(old)` brings it up to date in place"), refused.stderr)
+        XCTAssertEqual(refused.status, 1, file: file, line: line)
+        XCTAssertTrue(refused.stderr.contains("(schema \(version)): `transit feeds upgrade --db \(old)` brings it up to date in place"),
+                      refused.stderr, file: file, line: line)
         let upgraded = try CommandRun.transit(["feeds", "upgrade", "--db", old])
-        XCTAssertEqual(upgraded.status, 0, upgraded.stderr)
-        XCTAssertEqual(upgraded.stdout, "Upgraded \(old) from schema 2 to 5\n")
+        XCTAssertEqual(upgraded.status, 0, upgraded.stderr, file: file, line: line)
+        XCTAssertEqual(upgraded.stdout, "Upgraded \(old) from schema \(version) to 5\n", file: file, line: line)
         for question in questions {
             let fresh = try CommandRun.transit(question + ["--db", try DemoDatabase.path()])
             let mine = try CommandRun.transit(question + ["--db", old])
-            XCTAssertEqual(mine.status, 0, mine.stderr)
-            XCTAssertEqual(mine.stdout, fresh.stdout, question.joined(separator: " "))
+            XCTAssertEqual(mine.status, 0, mine.stderr, file: file, line: line)
+            XCTAssertEqual(mine.stdout, fresh.stdout, question.joined(separator: " "), file: file, line: line)
         }
+    }
+
+    func testUpgradeInPlaceAnswersAsANewImport() throws {
+        let directory = TemporaryDirectory()
+        let old = try version2Copy(in: directory)
+        try assertRefusedThenUpgradedToAnswerAsANewImport(old, fromSchema: 2)
         let ends = "SELECT trip_id, last_stop_sequence, last_stop FROM trips ORDER BY trip_id"
         XCTAssertEqual(try CommandRun.run("/usr/bin/env", ["sqlite3", old, ends]).stdout,
                        try CommandRun.run("/usr/bin/env", ["sqlite3", try DemoDatabase.path(), ends]).stdout)
@@ -105,18 +113,7 @@ final class SchemaUpgradeTests: XCTestCase {
     func testUpgradeFromSchema4GivesEachStopTimeItsTripsServiceAndDeparturesTestItInTheIndex() throws {
         let directory = TemporaryDirectory()
         let old = try version4Copy(in: directory)
-        let refused = try CommandRun.transit(["departures", "--stop", "HBF", "--db", old])
-        XCTAssertEqual(refused.status, 1)
-        XCTAssertTrue(refused.stderr.contains("(schema 4): `transit feeds upgrade --db \(old)` brings it up to date in place"), refused.stderr)
-        let upgraded = try CommandRun.transit(["feeds", "upgrade", "--db", old])
-        XCTAssertEqual(upgraded.status, 0, upgraded.stderr)
-        XCTAssertEqual(upgraded.stdout, "Upgraded \(old) from schema 4 to 5\n")
-        for question in questions {
-            let fresh = try CommandRun.transit(question + ["--db", try DemoDatabase.path()])
-            let mine = try CommandRun.transit(question + ["--db", old])
-            XCTAssertEqual(mine.status, 0, mine.stderr)
-            XCTAssertEqual(mine.stdout, fresh.stdout, question.joined(separator: " "))
-        }
+        try assertRefusedThenUpgradedToAnswerAsANewImport(old, fromSchema: 4)
         let services = "SELECT trip, stop_sequence, service_number FROM stop_times_1 ORDER BY trip, stop_sequence"
         let upgradedServices = try CommandRun.run("/usr/bin/env", ["sqlite3", old, services]).stdout
         XCTAssertEqual(upgradedServices, try CommandRun.run("/usr/bin/env", ["sqlite3", try DemoDatabase.path(), services]).stdout)
