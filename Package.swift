@@ -89,7 +89,7 @@ let package = Package(
         .testTarget(name: "FetchRequestTests", dependencies: ["FetchRequest", "TestSupport"]),
         .testTarget(name: "GTFSTests", dependencies: ["GTFS", "GTFSZip", "FetchRequest", "TestSupport"]),
         // The transit executable's own types (its direct command-line reader against the parser).
-        .testTarget(name: "TransitCommandTests", dependencies: ["TransitCommands"]),
+        .testTarget(name: "TransitCommandTests", dependencies: ["TransitCommands", "GTFS", "TestSupport"]),
         .testTarget(name: "TransitCLITests", dependencies: ["TestSupport", "GTFS", "GTFSRealtime", .product(name: "SwiftProtobuf", package: "swift-protobuf")]),
     ]
 )

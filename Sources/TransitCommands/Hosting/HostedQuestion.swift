@@ -16,9 +16,17 @@ public struct HostedQuestion: Sendable {
     /// (`["nearby", "54.68", "25.28", "--format", "json"]`).
     public let arguments: [String]
 
-    /// The commands a host may ask: the read-only questions (never import, realtime or feed removal).
+    /// The commands a host may ask: the read-only questions the server has an endpoint for (never
+    /// import, realtime, `feeds remove` or `feeds upgrade`), by the name that starts the words.
     public static let commands: Set<String> = ["nearby", "departures", "search", "trip", "route", "routes", "feeds",
-                                               "alerts", "vehicles", "list", "plan", "reach", "stats"]
+                                               "alerts", "vehicles", "list", "plan", "reach"]
+
+    /// The command types those words may be parsed to: `feeds` only as its listing, whatever
+    /// follows it (a subcommand word would otherwise select `remove` or `upgrade`).
+    static let answeredTypes: [ParsableCommand.Type] = [NearbyCommand.self, DeparturesCommand.self, SearchCommand.self,
+                                                        TripCommand.self, RouteCommand.self, RoutesCommand.self,
+                                                        FeedsListCommand.self, AlertsCommand.self, VehiclesCommand.self,
+                                                        ListCommand.self, PlanCommand.self, ReachCommand.self]
 
     public init(arguments: [String]) {
         self.arguments = arguments
@@ -63,7 +71,11 @@ public struct HostedQuestion: Sendable {
         guard let type = TransitCommand.configuration.subcommands.first(where: { $0.configuration.commandName == arguments[0] }) else {
             throw ValidationError("not a question transit answers: \(arguments[0])")
         }
-        return try type.parseAsRoot(Array(arguments.dropFirst()))
+        let command = try type.parseAsRoot(Array(arguments.dropFirst()))
+        guard answeredTypes.contains(where: { $0 == Swift.type(of: command) }) else {
+            throw ValidationError("not a question transit answers: \(arguments.prefix(2).joined(separator: " "))")
+        }
+        return command
     }
 }
 
