@@ -18,6 +18,10 @@ public final class JourneyPlanner {
     /// the same time), reused by every question.
     private let primaryMemory: SearchMemory
     private let secondaryMemory: SearchMemory
+    /// Whether the searches that show the answers keep only labels the question's search says a
+    /// journey can pass through (`JourneySearch`'s guide). Always on; tests turn it off to hold
+    /// the pruned searches to the whole ones.
+    var guidesAnswerSearches = true
     /// What the last question cost, for `--explain`.
     public private(set) var lastCounters = Counters()
 
@@ -124,7 +128,8 @@ public final class JourneyPlanner {
             guard rounds < forward.arrivals.count, let arrival = forward.arrivals[rounds], arrival.time < best else { continue }
             best = arrival.time
             // The journey leaving latest for this arrival with at most `rounds` rides.
-            let backward = search(.backward, reference: time, bound: -time + 1, walks: walks, memory: secondaryMemory, rounds: rounds, options: options)
+            let backward = search(.backward, reference: time, bound: -time + 1, walks: walks, memory: secondaryMemory, rounds: rounds, options: options,
+                                  guide: guidesAnswerSearches ? forward : nil)
             try backward.run(sources: sources(to, time: -arrival.time, walks: walks), targets: targets(from, walks: walks), walkFromSources: isStop(to))
             count(backward)
             guard let latest = backward.arrivals.last ?? nil else { continue }
@@ -149,7 +154,8 @@ public final class JourneyPlanner {
             best = latest.time
             let departure = -latest.time
             // The journey leaving then that arrives earliest with at most `rounds` rides.
-            let forward = search(.forward, reference: time, bound: time + 1, walks: walks, memory: secondaryMemory, rounds: rounds, options: options)
+            let forward = search(.forward, reference: time, bound: time + 1, walks: walks, memory: secondaryMemory, rounds: rounds, options: options,
+                                 guide: guidesAnswerSearches ? backward : nil)
             try forward.run(sources: sources(from, time: departure, walks: walks), targets: targets(to, walks: walks), walkFromSources: isStop(from))
             count(forward)
             guard let arrival = forward.arrivals.last ?? nil else { continue }
@@ -192,9 +198,9 @@ public final class JourneyPlanner {
     // MARK: Searches
 
     private func search(_ direction: JourneySearch.Direction, reference: Int, bound: Int, walks: Walks, memory: SearchMemory,
-                        rounds: Int, options: JourneyOptions) -> JourneySearch {
+                        rounds: Int, options: JourneyOptions, guide: JourneySearch? = nil) -> JourneySearch {
         JourneySearch(timetable: timetable, walks: walks, memory: memory, direction: direction, reference: reference, bound: bound, rounds: rounds,
-                      realtimeFeeds: options.realtimeFeeds)
+                      realtimeFeeds: options.realtimeFeeds, guide: guide)
     }
 
     private func count(_ search: JourneySearch) {

@@ -11,6 +11,13 @@
 /// Two labels per stop and round: reached by a ride (a further ride from there must respect the
 /// stop's change rule, and a walk may follow) and reached by a walk or as a source (a ride may
 /// follow at once, a walk may not, except from a source that was not walked to).
+///
+/// A search that shows an answer of another search run the other way (its `guide`) keeps only
+/// labels a journey of the question can pass through: the rider must be able to be at the stop
+/// by then (after then, backward) with the rides left, which the guide's labels say. Forward
+/// after `plan --at`'s search, for instance, no journey leaving at or after T reaches a stop
+/// earlier than the forward labels there, so a backward label leaving it earlier is dropped with
+/// everything it would have led to: only stops near the answer's journeys are scanned.
 final class JourneySearch {
     enum Direction { case forward, backward }
 
@@ -84,6 +91,9 @@ final class JourneySearch {
     private let enterLimit: Slab<Int>
     private let patternStart: Slab<Int32>
     private let rounds: Int
+    /// The search run the other way whose answer this one shows (nil: none): a label of round j
+    /// is kept only when the guide reaches the stop with at most `rounds − j` rides in time.
+    private let guide: JourneySearch?
     /// Per round, the best target label so far (with fewer rides included).
     @exclusivity(unchecked) private(set) var arrivals: [Arrival?] = []
     /// Per target stop, the walk from it to the point the search ends at (nil: none).
@@ -102,8 +112,10 @@ final class JourneySearch {
     /// question's), keeping labels below `bound` (engine time), with the realtime data of the
     /// feeds keyed in `realtimeFeeds` applied.
     init(timetable: PlannerTimetable, walks: Walks, memory: SearchMemory, direction: Direction, reference: Int, bound: Int, rounds: Int,
-         realtimeFeeds: Set<Int> = []) {
+         realtimeFeeds: Set<Int> = [], guide: JourneySearch? = nil) {
+        precondition(guide.map { $0.direction != direction && $0.rounds >= rounds } ?? true, "a guide runs the other way, with as many rides")
         self.timetable = timetable
+        self.guide = guide
         self.memory = memory
         n = timetable.stopCount
         self.rounds = rounds
@@ -154,6 +166,20 @@ final class JourneySearch {
         memory.dirtyStops.append(stop)
     }
 
+    /// Whether a label `time` (engine time) at `stop` in round `round` can lie on a journey of the
+    /// question: always without a guide; with one, when the guide's best label there with at most
+    /// the rides left is at or before it, seen from the other end (their sum is ≤ 0, since each
+    /// direction's engine time is the other's negated).
+    @inline(__always) private func isOnSomeJourney(_ round: Int, _ stop: Int, _ time: Int) -> Bool {
+        guard let guide else { return true }
+        var earlier = 0
+        while earlier <= rounds - round {
+            if guide.rideLabel(earlier, stop) + time <= 0 || guide.walkLabel(earlier, stop) + time <= 0 { return true }
+            earlier += 1
+        }
+        return false
+    }
+
     /// Engine time of an instant.
     @inline(__always) private func engine(_ instant: Int) -> Int { direction == .forward ? instant : -instant }
 
@@ -190,14 +216,15 @@ final class JourneySearch {
 
         // Round 0: the sources, and one walk from each (when the rider is at a stop, not a point).
         var marked: [Int] = []
-        for source in sources where source.time < bound && source.time < walkLabel(0, source.stop) {
+        for source in sources where source.time < bound && source.time < walkLabel(0, source.stop) && isOnSomeJourney(0, source.stop, source.time) {
             setWalk(0, source.stop, source.time, source.walkedFromPoint.map { WalkParent(from: WalkParent.fromPoint, seconds: Int32($0.seconds)) }
                                                     ?? WalkParent(from: WalkParent.source, seconds: 0))
             marked.append(source.stop)
         }
         if walkFromSources {
             for source in sources where source.time < bound && source.walkedFromPoint == nil {
-                for (other, seconds) in footpaths(of: source.stop) where source.time + seconds < min(bestWalk[other], bound) {
+                for (other, seconds) in footpaths(of: source.stop)
+                where source.time + seconds < min(bestWalk[other], bound) && isOnSomeJourney(0, other, source.time + seconds) {
                     setWalk(0, other, source.time + seconds, WalkParent(from: Int32(source.stop), seconds: Int32(seconds)))
                     marked.append(other)
                 }
@@ -235,7 +262,7 @@ final class JourneySearch {
             var walked: [Int] = []
             for stop in reached where rideLabel(round, stop) < JourneySearch.unreached {
                 let time = rideLabel(round, stop)
-                for (other, seconds) in footpaths(of: stop) where time + seconds < min(bestWalk[other], bound) {
+                for (other, seconds) in footpaths(of: stop) where time + seconds < min(bestWalk[other], bound) && isOnSomeJourney(round, other, time + seconds) {
                     setWalk(round, other, time + seconds, WalkParent(from: Int32(stop), seconds: Int32(seconds)))
                     walked.append(other)
                     labelsImproved += 1
@@ -367,7 +394,7 @@ final class JourneySearch {
             guard stop >= 0 else { continue }
             if current >= 0, forward ? pattern.canAlight(at: position) : pattern.canBoard(at: position) {
                 let time = forward ? base + pattern.arrival(run: current, at: position) : -(base + pattern.departure(run: current, at: position))
-                if time < bestRide[stop], time < bound {
+                if time < bestRide[stop], time < bound, isOnSomeJourney(round, stop, time) {
                     if rideLabel(round, stop) == JourneySearch.unreached { reached.append(stop) }
                     setRide(round, stop, time, RideParent(pattern: Int32(number), run: Int32(current), enter: Int32(enteredAt),
                                                           leave: Int32(position), day: Int32(dayIndex)))
