@@ -69,6 +69,8 @@ final class JourneySearch {
     let days: [[(date: ServiceDate, base: Int)]]
     /// Per feed part, whether its stored realtime data applies.
     let realtime: [Bool]
+    /// Per feed part and service day, which runs run.
+    private let runsOnDays: [[RunsOnDate]]
     /// Labels not below this (engine time) are not kept: the destination's best so far, or a bound.
     ///
     /// This and the other properties a search writes as it goes are read and written without
@@ -136,7 +138,9 @@ final class JourneySearch {
             })
         }
         self.days = days
-        realtime = timetable.parts.indices.map { timetable.hasRealtime(part: $0) && realtimeFeeds.contains(timetable.parts[$0].feed.key) }
+        let realtime = timetable.parts.indices.map { timetable.hasRealtime(part: $0) && realtimeFeeds.contains(timetable.parts[$0].feed.key) }
+        self.realtime = realtime
+        runsOnDays = days.indices.map { part in days[part].map { timetable.runs(part: part, on: $0.0, realtime: realtime[part]) } }
     }
 
     deinit { memory.clean() }
@@ -255,7 +259,7 @@ final class JourneySearch {
             for number in touchedPatterns {
                 let start = Int(patternStart[number])
                 patternStart[number] = -1
-                try scan(try timetable.pattern(number), number: number, part: timetable.part(ofPattern: number), from: start, round: round, reached: &reached)
+                try scan(try timetable.scanned(number), number: number, part: timetable.part(ofPattern: number), from: start, round: round, reached: &reached)
             }
             for (stop, _) in thresholds { enterLimit[stop] = JourneySearch.unreached }
             // One walk from each stop a ride reached.
@@ -321,10 +325,11 @@ final class JourneySearch {
     /// than a day): at every later stop a run of the day before is then already there earlier, so
     /// no label could improve. Before the destination is reached no bound closes the next day, and
     /// these scans were about as many as the day's own.
-    private func scan(_ pattern: TripPattern, number: Int, part: Int, from start: Int, round: Int, reached: inout [Int]) throws {
+    private func scan(_ pattern: ScannedPattern, number: Int, part: Int, from start: Int, round: Int, reached: inout [Int]) throws {
         routesScanned += 1
         let applyRealtime = realtime[part]
         let delays = applyRealtime ? timetable.delayRange(part: part) : (earliest: 0, latest: 0)
+        let runsOnDays = self.runsOnDays[part]
         // The service day (noon − 12 h) whose stored runs were ridden from `start` on, if the last
         // scanned; nil when the day before was not scanned or not ridden from `start`.
         var riddenFromStart: Int? = nil
@@ -335,28 +340,32 @@ final class JourneySearch {
                 riddenFromStart = nil
                 continue
             }
-            let runs = try timetable.runningRuns(of: pattern, number: number, part: part, on: day.date, realtime: applyRealtime)
-            if runs.any, isOpen(pattern.earliestTime, pattern.latestTime, on: day.base) {
+            let runs = runsOnDays[dayIndex]
+            if runs.starts[number] == RunsOnDate.unknown { try timetable.workOutRuns(of: number, part: part, on: runs) }
+            let maskStart = runs.starts[number]
+            if maskStart >= 0, isOpen(pattern.earliestTime, pattern.latestTime, on: day.base) {
                 if direction == .forward, let before = riddenFromStart, before + pattern.latestTime < day.base + pattern.earliestTime {
                     // Every run of this day is later than every run of the one ridden from `start`.
                 } else {
-                    let fromStart = scanDay(pattern, number: number, running: runs.mask, dayIndex: dayIndex, base: day.base, from: start, round: round,
-                                            reached: &reached)
+                    let fromStart = scanDay(pattern, number: number, running: runs.masks + Int(maskStart), dayIndex: dayIndex, base: day.base, from: start,
+                                            round: round, reached: &reached)
                     riddenFromStart = fromStart ? day.base : nil
                 }
             } else {
                 riddenFromStart = nil
             }
-            for run in runs.candidates {
+            guard runs.realtime, let candidates = runs.candidates[number] else { continue }
+            let stored = try timetable.pattern(number)
+            for run in candidates {
                 // A run's changes are read only when the search could use it, as late or as
                 // early as its delays may make it.
-                let span = pattern.timeSpan(ofRun: run)
+                let span = stored.timeSpan(ofRun: run)
                 guard isOpen(span.earliest + delays.earliest, span.latest + delays.latest, on: day.base),
-                      let predicted = try timetable.predictedRun(of: pattern, number: number, run: run, part: part, on: day.date, base: day.base)
+                      let predicted = try timetable.predictedRun(of: stored, number: number, run: run, part: part, on: day.date, base: day.base)
                 else { continue }
-                let single = try timetable.pattern(predicted)
+                let single = try timetable.scanned(predicted)
                 guard isOpen(single.earliestTime, single.latestTime, on: day.base) else { continue }
-                scanDay(single, number: predicted, running: RunningRuns.single, dayIndex: dayIndex, base: day.base, from: start, round: round,
+                scanDay(single, number: predicted, running: RunsOnDate.single, dayIndex: dayIndex, base: day.base, from: start, round: round,
                         reached: &reached)
             }
         }
@@ -375,10 +384,9 @@ final class JourneySearch {
     /// position `start` in the direction of travel, riding the earliest catchable run of those
     /// `running` lets run; true when a run was entered at `start` itself.
     @discardableResult
-    private func scanDay(_ pattern: TripPattern, number: Int, running: [Bool], dayIndex: Int, base: Int, from start: Int, round: Int,
-                         reached: inout [Int]) -> Bool {
-        let stopNumbers = pattern.stopNumbers
-        let count = stopNumbers.count
+    private func scanDay(_ pattern: ScannedPattern, number: Int, running: UnsafePointer<Bool>, dayIndex: Int, base: Int, from start: Int,
+                         round: Int, reached: inout [Int]) -> Bool {
+        let count = pattern.stopCount
         let forward = direction == .forward
         var current = -1   // a run index of the pattern, -1: none yet
         var enteredAt = 0
@@ -390,7 +398,7 @@ final class JourneySearch {
         var position = start
         while forward ? position < count : position >= 0 {
             defer { position += forward ? 1 : -1 }
-            let stop = stopNumbers[position]
+            let stop = pattern.stopNumber(at: position)
             guard stop >= 0 else { continue }
             if current >= 0, forward ? pattern.canAlight(at: position) : pattern.canBoard(at: position) {
                 let time = forward ? base + pattern.arrival(run: current, at: position) : -(base + pattern.departure(run: current, at: position))
@@ -419,7 +427,7 @@ final class JourneySearch {
     /// cannot (runs never overtake one another, so no run beyond it can either). Saves the binary
     /// search at most of the stops a ridden run passes.
     @inline(__always)
-    private func canImprove(_ pattern: TripPattern, on current: Int, runCount: Int, at position: Int, limit: Int, base: Int) -> Bool {
+    private func canImprove(_ pattern: ScannedPattern, on current: Int, runCount: Int, at position: Int, limit: Int, base: Int) -> Bool {
         guard current >= 0 else { return true }
         if direction == .forward {
             return current > 0 && pattern.departure(run: current - 1, at: position) >= limit - base
@@ -430,7 +438,7 @@ final class JourneySearch {
 
     /// The first run (forward: earliest departure; backward: latest arrival) that can be entered
     /// at `position` at or after engine time `limit` and runs that day.
-    private func catchableRun(_ pattern: TripPattern, at position: Int, limit: Int, base: Int, running: [Bool]) -> Int? {
+    private func catchableRun(_ pattern: ScannedPattern, at position: Int, limit: Int, base: Int, running: UnsafePointer<Bool>) -> Int? {
         let runs = pattern.runCount
         if direction == .forward {
             let wanted = limit - base

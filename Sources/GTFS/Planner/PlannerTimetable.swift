@@ -39,6 +39,11 @@ final class PlannerTimetable {
     /// Patterns across the feeds, read on first use (looked up by every scan, so without dynamic
     /// exclusivity checks: nothing holds an access to them across a call).
     @exclusivity(unchecked) private(set) var patterns: [TripPattern?]
+    /// Per stored pattern number, its scan form once read (`scanned(_:)`): a dense table of
+    /// pointers, so that a scan reads the pattern's own memory and nothing else.
+    private let scanBlocks: Slab<UnsafeMutableRawPointer?>
+    /// Which runs run, per feed part, service date and realtime choice (`runs(part:on:realtime:)`).
+    private var runsByDate: [RunsOnDate.Key: RunsOnDate] = [:]
     /// Runs as realtime data predicts them, each a pattern of one run, numbered after `patterns`
     /// as they are made, with their feed parts.
     private var predictedRuns: [(pattern: TripPattern, part: Int)] = []
@@ -116,6 +121,7 @@ final class PlannerTimetable {
         self.parts = parts
         stopCount = firstStop
         patterns = [TripPattern?](repeating: nil, count: patternOffset)
+        scanBlocks = Slab(count: patternOffset, fill: nil)
         for part in parts {
             let request = SQLGenerator.prepare(Query(table: Schema.planner(part.feed.key).name).select(Column(Schema.PlannerColumn.data.rawValue))
                 .filter(Column(Schema.PlannerColumn.id.rawValue) == SQLExpression.variable("id")))
@@ -225,11 +231,18 @@ final class PlannerTimetable {
         }
         guard let read else { throw TransitError.noPlannerTimetable(feed: part.feed.name) }
         read.stopNumbers = read.stops.map { stopNumber(ofKey: $0) ?? -1 }
+        scanBlocks[number] = read.scanned.block
         patternsRead += 1
         reads[partIndex].patterns += 1
         reads[partIndex].lastID = id
         patterns[number] = read
         return read
+    }
+
+    /// Pattern number `number` as a search scans it (read on first use, as `pattern(_:)`).
+    @inline(__always) func scanned(_ number: Int) throws -> ScannedPattern {
+        if number < scanBlocks.count, let block = scanBlocks[number] { return ScannedPattern(block: block) }
+        return try pattern(number).scanned
     }
 
     /// The feed part pattern number `number` belongs to.
@@ -245,27 +258,34 @@ final class PlannerTimetable {
 
     // MARK: Services
 
-    /// Which runs of pattern `number` (of feed part `part`) run on `date`, on the timetable or,
-    /// with the feed's realtime data applied, less the runs whose trip has a trip update that
-    /// day (candidates, ridden through `predictedRun`), worked out once per pattern, date and
-    /// choice and kept with the pattern.
-    func runningRuns(of pattern: TripPattern, number: Int, part: Int, on date: ServiceDate, realtime: Bool) throws -> RunningRuns {
-        let day = date.yyyymmdd
-        let source = realtime ? parts[part].realtime : nil
-        for known in pattern.runningRuns where known.date == day && known.realtime == (source != nil) { return known.runs }
-        let running = try services(part: part, on: date)
+    /// Which runs of feed part `part`'s patterns run on `date`, on the timetable or with the
+    /// part's realtime data applied (`realtime`), worked out pattern by pattern as searches scan
+    /// them (`workOutRuns`) and kept for the process.
+    func runs(part: Int, on date: ServiceDate, realtime: Bool) -> RunsOnDate {
+        let key = RunsOnDate.Key(part: part, date: date.yyyymmdd, realtime: realtime && parts[part].realtime != nil)
+        if let known = runsByDate[key] { return known }
+        let made = RunsOnDate(date: date, patternCount: patterns.count, realtime: key.realtime)
+        runsByDate[key] = made
+        return made
+    }
+
+    /// Works out which runs of pattern `number` run on `day` (of feed part `part`): those whose
+    /// service runs that date, less, with realtime data applied, the runs whose trip has a trip
+    /// update that day (its candidates, ridden through `predictedRun`).
+    func workOutRuns(of number: Int, part: Int, on day: RunsOnDate) throws {
+        let pattern = try pattern(number)
+        let running = try services(part: part, on: day.date)
         var mask = pattern.services.map { running.contains($0) }
-        var candidates: [Int] = []
-        if let source {
-            let updated = try source.updatedTrips(on: date)
+        if day.realtime, let source = parts[part].realtime {
+            let updated = try source.updatedTrips(on: day.date)
+            var candidates: [Int] = []
             for run in mask.indices where mask[run] && updated.contains(pattern.trips[run]) {
                 mask[run] = false
                 candidates.append(run)
             }
+            if !candidates.isEmpty { day.candidates[number] = candidates }
         }
-        let runs = RunningRuns(mask: mask, candidates: candidates)
-        pattern.runningRuns.append((day, source != nil, runs))
-        return runs
+        day.record(mask, of: number)
     }
 
     /// The number of a pattern of one run standing for run `run` of pattern `number` (of feed
@@ -340,4 +360,65 @@ final class PlannerTimetable {
         services[key] = running
         return running
     }
+}
+
+/// Which runs of each pattern of one feed part run on one service date: one mask per pattern,
+/// kept side by side in one growing allocation and found through a dense table by pattern number
+/// (a scan reads one entry and the mask, and touches no object of the pattern's).
+final class RunsOnDate {
+    struct Key: Hashable {
+        let part: Int
+        let date: Int
+        let realtime: Bool
+    }
+
+    /// `starts` of a pattern not worked out yet, and of one of which no run runs.
+    static let unknown: Int32 = -2
+    static let none: Int32 = -1
+
+    let date: ServiceDate
+    /// Whether the part's realtime data applies: then `candidates` holds the runs it may change.
+    let realtime: Bool
+    /// Per pattern number, where its mask starts in `masks` (or `unknown`, `none`).
+    let starts: Slab<Int32>
+    /// The masks, one Bool per run, and how much of the allocation they fill.
+    private(set) var masks: UnsafeMutablePointer<Bool>
+    private var capacity = 4096
+    private var used = 0
+    /// Per pattern number, the running runs realtime data may change (only patterns with some).
+    var candidates: [Int: [Int]] = [:]
+
+    init(date: ServiceDate, patternCount: Int, realtime: Bool) {
+        self.date = date
+        self.realtime = realtime
+        starts = Slab(count: patternCount, fill: RunsOnDate.unknown)
+        masks = .allocate(capacity: capacity)
+    }
+
+    deinit { masks.deallocate() }
+
+    /// Keeps `mask` as pattern `number`'s (`none` when no run runs).
+    func record(_ mask: [Bool], of number: Int) {
+        guard mask.contains(true) else {
+            starts[number] = RunsOnDate.none
+            return
+        }
+        if used + mask.count > capacity {
+            let grown = UnsafeMutablePointer<Bool>.allocate(capacity: max(2 * capacity, used + mask.count))
+            grown.moveInitialize(from: masks, count: used)
+            masks.deallocate()
+            masks = grown
+            capacity = max(2 * capacity, used + mask.count)
+        }
+        (masks + used).initialize(from: mask, count: mask.count)
+        starts[number] = Int32(used)
+        used += mask.count
+    }
+
+    /// A mask of one run that runs (a run as realtime data predicts it); never written.
+    nonisolated(unsafe) static let single: UnsafeMutablePointer<Bool> = {
+        let mask = UnsafeMutablePointer<Bool>.allocate(capacity: 1)
+        mask.initialize(to: true)
+        return mask
+    }()
 }

@@ -10,8 +10,10 @@
 ///
 /// Stored as one BLOB (little-endian): stop count S, run count R (u32 each); S stop keys (i64);
 /// S permission bytes; R trip keys, R service keys (i64); S × R arrivals then S × R departures
-/// (i32, stop-major: all runs at stop 0, then at stop 1, …). A read pattern keeps the stored
-/// bytes as they are (one copy out of SQLite) and reads times from them in place.
+/// (i32, stop-major: all runs at stop 0, then at stop 1, …). A read pattern keeps what a search
+/// reads while it scans, the stops as the timetable numbers them, the permissions and the times,
+/// in one allocation of its own (`ScannedPattern`): a question scans a few thousand patterns, and
+/// each further object or array a scan touched was a further wait on memory.
 public final class TripPattern: @unchecked Sendable {
     /// May board at this stop.
     static let boarding: UInt8 = 1
@@ -26,33 +28,27 @@ public final class TripPattern: @unchecked Sendable {
     public let trips: [Int]
     /// Per run, its trip's service key.
     let services: [Int]
-    /// The stored bytes (owned), and where the arrivals and departures start in them.
-    private let bytes: UnsafeMutableRawPointer
-    private let byteCount: Int
-    private let arrivalsOffset: Int
-    private let departuresOffset: Int
-    /// The stops as the timetable numbers them, set when it reads the pattern (read at every
-    /// scan, so without dynamic exclusivity checks: nothing holds an access to it across a call).
-    @exclusivity(unchecked) var stopNumbers: [Int] = []
-    /// Which runs run on each service date a search asked for (yyyymmdd), on the timetable or
-    /// with realtime data applied, kept for the process.
-    /// (Looked up at every scan, so without dynamic exclusivity checks, as `stopNumbers`.)
-    @exclusivity(unchecked) var runningRuns: [(date: Int, realtime: Bool, runs: RunningRuns)] = []
+    /// What a search reads while it scans this pattern (owned: freed with the pattern).
+    let scanned: ScannedPattern
     /// True for a run as realtime data predicts it (`PlannerRealtime`): its rides say so.
     var isRealtime = false
 
     var runCount: Int { trips.count }
 
-    @inline(__always) func canBoard(at position: Int) -> Bool { permissions[position] & TripPattern.boarding != 0 }
-    @inline(__always) func canAlight(at position: Int) -> Bool { permissions[position] & TripPattern.alighting != 0 }
-
-    @inline(__always) func arrival(run: Int, at position: Int) -> Int {
-        Int(Int32(littleEndian: bytes.loadUnaligned(fromByteOffset: arrivalsOffset + (position * trips.count + run) * 4, as: Int32.self)))
+    /// The stops as the timetable numbers them (−1: a stop it does not know), set when it reads
+    /// the pattern.
+    var stopNumbers: [Int] {
+        get { (0..<stops.count).map { Int(scanned.stopNumbers[$0]) } }
+        set {
+            precondition(newValue.count == stops.count, "one number per stop")
+            for (position, number) in newValue.enumerated() { scanned.stopNumbers[position] = Int32(truncatingIfNeeded: number) }
+        }
     }
 
-    @inline(__always) func departure(run: Int, at position: Int) -> Int {
-        Int(Int32(littleEndian: bytes.loadUnaligned(fromByteOffset: departuresOffset + (position * trips.count + run) * 4, as: Int32.self)))
-    }
+    @inline(__always) func canBoard(at position: Int) -> Bool { scanned.canBoard(at: position) }
+    @inline(__always) func canAlight(at position: Int) -> Bool { scanned.canAlight(at: position) }
+    @inline(__always) func arrival(run: Int, at position: Int) -> Int { scanned.arrival(run: run, at: position) }
+    @inline(__always) func departure(run: Int, at position: Int) -> Int { scanned.departure(run: run, at: position) }
 
     /// The stored form of a pattern with these stops, permissions and runs (`arrivals` and
     /// `departures` stop-major).
@@ -101,31 +97,15 @@ public final class TripPattern: @unchecked Sendable {
         permissions = try reader.bytes(stopCount)
         trips = try reader.ints(runCount)
         services = try reader.ints(runCount)
-        arrivalsOffset = reader.offset
-        departuresOffset = reader.offset + stopCount * runCount * 4
-        byteCount = stored.count
-        bytes = UnsafeMutableRawPointer.allocate(byteCount: max(byteCount, 1), alignment: 8)
-        if let base = stored.baseAddress { bytes.copyMemory(from: base, byteCount: byteCount) }
-        // The earliest and latest times a search can use (runs are sorted at every stop, and
-        // times do not decrease along a run).
-        var earliest = Int.max, latest = Int.min
-        for position in 0..<stopCount where runCount > 0 {
-            if permissions[position] & TripPattern.boarding != 0 {
-                earliest = min(earliest, Int(Int32(littleEndian: bytes.loadUnaligned(fromByteOffset: departuresOffset + position * runCount * 4, as: Int32.self))))
-            }
-            if permissions[position] & TripPattern.alighting != 0 {
-                latest = max(latest, Int(Int32(littleEndian: bytes.loadUnaligned(fromByteOffset: arrivalsOffset + (position * runCount + runCount - 1) * 4, as: Int32.self))))
-            }
-        }
-        earliestTime = earliest
-        latestTime = latest
+        let times = stored.baseAddress.map { UnsafeRawPointer($0) + reader.offset }
+        scanned = ScannedPattern(permissions: permissions, runCount: runCount, storedTimes: times)
     }
 
     /// The earliest departure any run has where boarding is allowed, and the latest arrival where
     /// alighting is (GTFS seconds): a service day whose runs are all before a search's start, or
     /// after its bound, is not scanned.
-    let earliestTime: Int
-    let latestTime: Int
+    var earliestTime: Int { scanned.earliestTime }
+    var latestTime: Int { scanned.latestTime }
 
     /// Run `run`'s earliest departure where boarding is allowed and latest arrival where
     /// alighting is (GTFS seconds; Int.max and Int.min when there are none).
@@ -138,26 +118,74 @@ public final class TripPattern: @unchecked Sendable {
         return (earliest, latest)
     }
 
-    deinit { bytes.deallocate() }
+    deinit { scanned.deallocate() }
 }
 
-/// The runs of a pattern a search may ride on one service date: the stored runs whose service
-/// runs that day, less those realtime data may change (`candidates`: their trip has a trip
-/// update for the day), which are ridden one by one as realtime data predicts them.
-struct RunningRuns {
-    /// Per stored run, whether it runs as the timetable has it.
-    let mask: [Bool]
-    /// True when some stored run runs as the timetable has it.
-    let any: Bool
-    /// Runs that run that day and that realtime data may change.
-    let candidates: [Int]
+/// A pattern as a search scans it: the stop numbers, permissions and times of `TripPattern`, in
+/// one allocation read through plain pointers (no reference counting, no bounds checks), with
+/// the earliest and latest usable times. Laid out as: stop count, run count, earliest, latest
+/// (Int64 each); S stop numbers (Int32); S permission bytes, padded to 4 bytes; S × R arrivals
+/// then S × R departures (Int32, stop-major as stored, in the host's byte order).
+struct ScannedPattern {
+    let stopCount: Int
+    let runCount: Int
+    let earliestTime: Int
+    let latestTime: Int
+    let stopNumbers: UnsafeMutablePointer<Int32>
+    private let permissions: UnsafeMutablePointer<UInt8>
+    private let arrivals: UnsafeMutablePointer<Int32>
+    private let departures: UnsafeMutablePointer<Int32>
+    /// The allocation: what the timetable keeps per pattern number (`init(block:)` reads it).
+    let block: UnsafeMutableRawPointer
 
-    init(mask: [Bool], candidates: [Int] = []) {
-        self.mask = mask
-        any = mask.contains(true)
-        self.candidates = candidates
+    private static let headerBytes = 32
+
+    /// The scan form of a pattern with `permissions` and `runCount` runs whose times are stored
+    /// at `storedTimes` (little-endian, unaligned: arrivals then departures, stop-major); its
+    /// stop numbers are −1 until the timetable sets them.
+    init(permissions: [UInt8], runCount: Int, storedTimes: UnsafeRawPointer?) {
+        let stopCount = permissions.count
+        let permissionBytes = (stopCount + 3) / 4 * 4
+        let timesOffset = ScannedPattern.headerBytes + 4 * stopCount + permissionBytes
+        let block = UnsafeMutableRawPointer.allocate(byteCount: timesOffset + 8 * stopCount * runCount, alignment: 8)
+        let numbers = (block + ScannedPattern.headerBytes).bindMemory(to: Int32.self, capacity: stopCount)
+        numbers.initialize(repeating: -1, count: stopCount)
+        let allowed = (block + ScannedPattern.headerBytes + 4 * stopCount).bindMemory(to: UInt8.self, capacity: permissionBytes)
+        allowed.initialize(repeating: 0, count: permissionBytes)
+        for (position, permission) in permissions.enumerated() { allowed[position] = permission }
+        let times = (block + timesOffset).bindMemory(to: Int32.self, capacity: 2 * stopCount * runCount)
+        for index in 0..<(2 * stopCount * runCount) {
+            times[index] = storedTimes.map { Int32(littleEndian: $0.loadUnaligned(fromByteOffset: index * 4, as: Int32.self)) } ?? 0
+        }
+        // The earliest and latest times a search can use (runs are sorted at every stop).
+        var earliest = Int.max, latest = Int.min
+        for position in 0..<stopCount where runCount > 0 {
+            if permissions[position] & TripPattern.boarding != 0 { earliest = min(earliest, Int(times[stopCount * runCount + position * runCount])) }
+            if permissions[position] & TripPattern.alighting != 0 { latest = max(latest, Int(times[position * runCount + runCount - 1])) }
+        }
+        let header = block.bindMemory(to: Int64.self, capacity: 4)
+        (header[0], header[1], header[2], header[3]) = (Int64(stopCount), Int64(runCount), Int64(earliest), Int64(latest))
+        self.init(block: block)
     }
 
-    /// The mask of a pattern of one run that runs.
-    static let single = [true]
+    /// The pattern whose scan form starts at `block`.
+    @inline(__always) init(block: UnsafeMutableRawPointer) {
+        self.block = block
+        let header = block.assumingMemoryBound(to: Int64.self)
+        (stopCount, runCount, earliestTime, latestTime) = (Int(header[0]), Int(header[1]), Int(header[2]), Int(header[3]))
+        let permissionBytes = (stopCount + 3) / 4 * 4
+        stopNumbers = (block + ScannedPattern.headerBytes).assumingMemoryBound(to: Int32.self)
+        permissions = (block + ScannedPattern.headerBytes + 4 * stopCount).assumingMemoryBound(to: UInt8.self)
+        arrivals = (block + ScannedPattern.headerBytes + 4 * stopCount + permissionBytes).assumingMemoryBound(to: Int32.self)
+        departures = arrivals + stopCount * runCount
+    }
+
+    @inline(__always) func stopNumber(at position: Int) -> Int { Int(stopNumbers[position]) }
+    @inline(__always) func canBoard(at position: Int) -> Bool { permissions[position] & TripPattern.boarding != 0 }
+    @inline(__always) func canAlight(at position: Int) -> Bool { permissions[position] & TripPattern.alighting != 0 }
+    @inline(__always) func arrival(run: Int, at position: Int) -> Int { Int(arrivals[position * runCount + run]) }
+    @inline(__always) func departure(run: Int, at position: Int) -> Int { Int(departures[position * runCount + run]) }
+
+    /// Frees the allocation (its pattern's deinit).
+    func deallocate() { block.deallocate() }
 }
