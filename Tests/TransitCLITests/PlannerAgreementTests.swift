@@ -81,7 +81,7 @@ final class PlannerAgreementTests: XCTestCase {
             referenceOptions = "--realtime"
         }
 
-        var generator = SplitMix(seed: seed)
+        var generator = SeededNumbers(seed: seed)
         let transit = try TransitDatabase(path: db)
         let stops = try transit.database.fetch(FetchRequest<Stop>().filter(Stop.boardingPoints()))
             .filter { $0.latitude != nil && $0.longitude != nil }
@@ -143,18 +143,5 @@ final class PlannerAgreementTests: XCTestCase {
         }
         let stops = try XCTUnwrap(object["stops"] as? [[String: Any]], json)
         return stops.map { "\($0["stop_id"] ?? "?") \($0["arrival"] ?? "?") \($0["rides"] ?? "?")" }.sorted()
-    }
-}
-
-/// A small seeded generator (SplitMix64), so the questions are the same on every run.
-private struct SplitMix {
-    var state: UInt64
-    init(seed: UInt64) { state = seed }
-    mutating func next() -> UInt64 {
-        state &+= 0x9E37_79B9_7F4A_7C15
-        var z = state
-        z = (z ^ (z >> 30)) &* 0xBF58_476D_1CE4_E5B9
-        z = (z ^ (z >> 27)) &* 0x94D0_49BB_1331_11EB
-        return z ^ (z >> 31)
     }
 }
