@@ -154,8 +154,12 @@ struct ScannedPattern {
         allowed.initialize(repeating: 0, count: permissionBytes)
         for (position, permission) in permissions.enumerated() { allowed[position] = permission }
         let times = (block + timesOffset).bindMemory(to: Int32.self, capacity: 2 * stopCount * runCount)
-        for index in 0..<(2 * stopCount * runCount) {
-            times[index] = storedTimes.map { Int32(littleEndian: $0.loadUnaligned(fromByteOffset: index * 4, as: Int32.self)) } ?? 0
+        if let storedTimes {
+            for index in 0..<(2 * stopCount * runCount) {
+                times[index] = Int32(littleEndian: storedTimes.loadUnaligned(fromByteOffset: index * 4, as: Int32.self))
+            }
+        } else {
+            times.initialize(repeating: 0, count: 2 * stopCount * runCount)
         }
         // The earliest and latest times a search can use (runs are sorted at every stop).
         var earliest = Int.max, latest = Int.min
