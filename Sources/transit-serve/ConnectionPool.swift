@@ -10,7 +10,8 @@ import Glibc
 /// each kept open (its statements prepared once) and handed to one question after another.
 ///
 /// A question waits for a free connection in a queue of bounded length; beyond it the server is
-/// saturated (503). Questions run on Dispatch's threads, never on the event loops. Each question
+/// saturated (503). Questions run on Dispatch's threads, never on the event loops (answered in the
+/// request's own task instead, nearby's p99 went from 11-12 ms to 16 ms under wrk). Each question
 /// sees one committed state of the file (`startNextQuestion`); when `transit import` has replaced
 /// the file (the atomic swap gives it a new inode), a connection opens the new file first.
 final class ConnectionPool: @unchecked Sendable {
@@ -39,18 +40,19 @@ final class ConnectionPool: @unchecked Sendable {
     /// Opens one connection now, so a database that cannot be read is said at start-up, not at
     /// the first request.
     func check() throws {
-        try idle[0].ready().finishQuestion()
+        try idle[0].ready(file: FileIdentity(path: path)).finishQuestion()
     }
 
     /// Answers `question` on a free connection, within the time budget; throws `Saturated` when
-    /// every connection is busy and the queue is full.
-    func answer(_ question: HostedQuestion, explain: Bool) async throws -> HostedAnswer {
+    /// every connection is busy and the queue is full. `file` is which file the path names now
+    /// (the request looked once, for its entity tag too).
+    func answer(_ question: HostedQuestion, explain: Bool, file: FileIdentity?) async throws -> HostedAnswer {
         let connection = try await acquire()
         defer { release(connection) }
         let timeLimit = timeLimit
         return await withCheckedContinuation { continuation in
             DispatchQueue.global().async {
-                continuation.resume(returning: connection.answer(question, explain: explain, timeLimit: timeLimit))
+                continuation.resume(returning: connection.answer(question, explain: explain, timeLimit: timeLimit, file: file))
             }
         }
     }
@@ -97,11 +99,11 @@ final class PooledConnection: @unchecked Sendable {
         self.path = path
     }
 
-    /// The connection, opened (again, when the file was replaced) and readied for a question: in
-    /// a read transaction, which the caller ends (`finishQuestion`).
+    /// The connection, opened (again, when the file was replaced: `current` is which file the
+    /// path names now) and readied for a question: in a read transaction, which the caller ends
+    /// (`finishQuestion`).
     @discardableResult
-    func ready() throws -> TransitDatabase {
-        let current = FileIdentity(path: path)
+    func ready(file current: FileIdentity?) throws -> TransitDatabase {
         if let transit, current == identity {
             try transit.startNextQuestion()
             // Committed by another process since (a feed added in place, a realtime refresh): the
@@ -120,11 +122,12 @@ final class PooledConnection: @unchecked Sendable {
         return opened
     }
 
-    /// Answers `question` within `timeLimit` milliseconds of SQLite time.
-    func answer(_ question: HostedQuestion, explain: Bool, timeLimit: Int) -> HostedAnswer {
+    /// Answers `question` within `timeLimit` milliseconds of SQLite time; `file` is which file the
+    /// path names now.
+    func answer(_ question: HostedQuestion, explain: Bool, timeLimit: Int, file: FileIdentity?) -> HostedAnswer {
         let transit: TransitDatabase
         do {
-            transit = try ready()
+            transit = try ready(file: file)
         } catch {
             self.transit = nil
             return HostedAnswer(unavailable: String(describing: error))
@@ -147,6 +150,11 @@ struct FileIdentity: Equatable {
     init?(path: String) {
         var status = stat()
         guard stat(path, &status) == 0 else { return nil }
+        self.init(status)
+    }
+
+    /// The identity in a `stat` of the file.
+    init(_ status: stat) {
         device = UInt64(status.st_dev)
         inode = UInt64(status.st_ino)
     }

@@ -92,7 +92,9 @@ struct TransitResponder: HTTPResponder {
         } catch {
             return Self.error(.badRequest, error.message, parameter: error.parameter)
         }
-        let tag = entityTag(for: request, followsClock: endpoint.followsClock(query))
+        // One look at the file serves the entity tag and the connection's check for a new file.
+        let file = DatabaseFileState(path: pool.path)
+        let tag = file.map { entityTag(of: $0, for: request, followsClock: endpoint.followsClock(query)) }
         if let tag, request.headers[.ifNoneMatch].map({ Self.matches($0, tag) }) == true {
             var headers = HTTPFields()
             headers[.eTag] = tag
@@ -101,7 +103,7 @@ struct TransitResponder: HTTPResponder {
         }
         let answer: HostedAnswer
         do {
-            answer = try await pool.answer(HostedQuestion(arguments: arguments), explain: explain)
+            answer = try await pool.answer(HostedQuestion(arguments: arguments), explain: explain, file: file?.identity)
         } catch {
             var response = Self.error(.serviceUnavailable, "every connection is busy and the queue is full; try again shortly", parameter: nil)
             response.headers[.retryAfter] = "1"
@@ -128,12 +130,11 @@ struct TransitResponder: HTTPResponder {
         }
     }
 
-    /// The answer's entity tag: the database file's data version (it changes with every import
-    /// and realtime refresh), the request, and, for answers that follow the clock, the minute.
-    private func entityTag(for request: Request, followsClock: Bool) -> String? {
-        guard let version = DataVersion(path: pool.path) else { return nil }
+    /// The answer's entity tag: the database file's state (it changes with every import and
+    /// realtime refresh), the request, and, for answers that follow the clock, the minute.
+    private func entityTag(of file: DatabaseFileState, for request: Request, followsClock: Bool) -> String {
         var hash = FNVHash()
-        hash.add(version.description)
+        hash.add(file.version)
         hash.add(request.uri.string)
         if followsClock { hash.add(String(Int(time(nil)) / 60)) }
         return "\"" + hash.hex + "\""
@@ -242,17 +243,23 @@ struct ServerSettings: Sendable {
     var cacheControl = "no-cache"
 }
 
-/// The state of the database file: it changes when an import replaces the file (new inode) and
-/// when a realtime refresh commits (the file or its write-ahead log is written).
-struct DataVersion: CustomStringConvertible {
-    let description: String
+/// The database file as a request finds it, read once per request (before its question starts,
+/// so the state is never newer than what the question reads): which file the path names, and a
+/// version that changes when an import replaces the file (new inode) and when a realtime refresh
+/// commits (the file or its write-ahead log is written).
+struct DatabaseFileState {
+    /// Which file the path names.
+    let identity: FileIdentity
+    /// The file's and its log's inode, size and modification time, as text for the entity tag.
+    let version: String
 
     init?(path: String) {
         var file = stat()
         guard stat(path, &file) == 0 else { return nil }
         var log = stat()
         let hasLog = stat(path + "-wal", &log) == 0
-        description = "\(file.st_ino)-\(file.st_size)-\(file.st_mtim.tv_sec).\(file.st_mtim.tv_nsec)"
+        identity = FileIdentity(file)
+        version = "\(file.st_ino)-\(file.st_size)-\(file.st_mtim.tv_sec).\(file.st_mtim.tv_nsec)"
             + (hasLog ? "-\(log.st_size)-\(log.st_mtim.tv_sec).\(log.st_mtim.tv_nsec)" : "")
     }
 }
