@@ -34,8 +34,13 @@ struct Coordinate {
         longitude = try Coordinate.degrees(parts[1], name: "\(option) longitude", range: -180...180)
     }
 
+    /// The bytes besides digits a number in decimal degrees may have: `.`, signs and exponents.
+    private static let numberSigns: [UInt8] = [UInt8(ascii: "."), UInt8(ascii: "-"), UInt8(ascii: "+"), UInt8(ascii: "e"), UInt8(ascii: "E")]
+
     static func degrees(_ text: String, name: String, range: ClosedRange<Double>) throws -> Double {
-        guard text.allSatisfy({ $0.isASCII && ($0.isNumber || $0 == "." || $0 == "-" || $0 == "+" || $0 == "e" || $0 == "E") }),
+        // Byte by byte: the same test over Characters (grapheme breaking, Unicode properties) was
+        // 17,000 instructions for the two numbers of a point.
+        guard text.utf8.allSatisfy({ (UInt8(ascii: "0")...UInt8(ascii: "9")).contains($0) || Coordinate.numberSigns.contains($0) }),
               let value = Double(text), value.isFinite else {
             throw ValidationError("\(name) '\(text)' is not a number in decimal degrees")
         }

@@ -117,6 +117,10 @@ struct APIEndpoint: Sendable {
         ] + journey, formats: ["json", "geojson"], followsClock: true),
     ].map { ($0.name, $0) })
 
+    /// The names each endpoint takes (its parameters, `format` and `explain`), made once rather
+    /// than for every request.
+    private static let acceptedNames: [String: Set<String>] = all.mapValues { Set($0.parameters.map(\.name) + ["format", "explain"]) }
+
     /// A mistake in a request's parameters: its message and the parameter concerned.
     struct Mistake: Error {
         let message: String
@@ -126,8 +130,8 @@ struct APIEndpoint: Sendable {
     /// The command line (after `transit`) that asks this endpoint's question, from the path's
     /// `{id}` (nil when absent) and the query's parameters; always ends with `--format FORMAT`.
     func arguments(id: String?, query: QueryString) throws(Mistake) -> [String] {
-        let known = Set(parameters.map(\.name) + ["format", "explain"])
-        for name in query.names where !known.contains(name) {
+        let accepted = Self.acceptedNames[name] ?? []
+        for (name, _) in query.pairs where !accepted.contains(name) {
             throw Mistake(message: "unknown parameter \(name); /api/\(self.name) takes "
                           + (parameters.map(\.name) + ["format", "explain"]).joined(separator: ", "), parameter: name)
         }
@@ -138,7 +142,8 @@ struct APIEndpoint: Sendable {
             positional.append(id)
         }
         for parameter in parameters {
-            var values = query.all(parameter.name)
+            var values: [String] = []
+            for pair in query.pairs where pair.name == parameter.name { values.append(pair.value) }
             if values.isEmpty, let fallback = parameter.serverDefault { values = [fallback] }
             if values.isEmpty {
                 if parameter.required { throw Mistake(message: "\(parameter.name) is required", parameter: parameter.name) }
