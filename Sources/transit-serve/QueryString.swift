@@ -2,8 +2,8 @@
 /// forms and `URLSearchParams` encode them: `+` is a space, `%XX` a byte of UTF-8.
 ///
 /// Read byte by byte, and a part without escapes becomes its string directly: splitting the text
-/// as a collection and decoding each part through an array was a sixth of the instructions of a
-/// server's nearby question (callgrind: 31,800 of 188,000 a question with no stops near).
+/// as a collection and decoding each part through an array was a sixth of the instructions from
+/// the query string to the answer (callgrind: 31,800 of 188,000, for a question with no stops near).
 struct QueryString {
     /// The parameters in order; a name may repeat (`feed`).
     private(set) var pairs: [(name: String, value: String)] = []
