@@ -136,8 +136,8 @@ struct TransitResponder: HTTPResponder {
         var hash = FNVHash()
         hash.add(file.version)
         hash.add(request.uri.string)
-        if followsClock { hash.add(String(Int(time(nil)) / 60)) }
-        return "\"" + hash.hex + "\""
+        if followsClock { hash.add(UInt64(bitPattern: Int64(time(nil) / 60))) }
+        return hash.quotedHex
     }
 
     /// Whether an If-None-Match header names `tag`, its gzip form, or is `*`.
@@ -250,36 +250,72 @@ struct ServerSettings: Sendable {
 struct DatabaseFileState {
     /// Which file the path names.
     let identity: FileIdentity
-    /// The file's and its log's inode, size and modification time, as text for the entity tag.
-    let version: String
+    /// A hash of the file's and its log's inode, size and modification time, for the entity tag.
+    /// Hashed as numbers: formatted as text first, they were 6,700 instructions a request.
+    let version: UInt64
 
     init?(path: String) {
         var file = stat()
         guard stat(path, &file) == 0 else { return nil }
-        var log = stat()
-        let hasLog = stat(path + "-wal", &log) == 0
         identity = FileIdentity(file)
-        version = "\(file.st_ino)-\(file.st_size)-\(file.st_mtim.tv_sec).\(file.st_mtim.tv_nsec)"
-            + (hasLog ? "-\(log.st_size)-\(log.st_mtim.tv_sec).\(log.st_mtim.tv_nsec)" : "")
+        var hash = FNVHash()
+        hash.add(file)
+        var log = stat()
+        if stat(path + "-wal", &log) == 0 { hash.add(log) }
+        version = hash.value
     }
 }
 
 /// 64-bit FNV-1a, for entity tags (not for security).
 struct FNVHash {
-    private var value: UInt64 = 0xcbf2_9ce4_8422_2325
+    private(set) var value: UInt64 = 0xcbf2_9ce4_8422_2325
 
     mutating func add(_ text: String) {
-        for byte in text.utf8 {
-            value ^= UInt64(byte)
-            value &*= 0x0000_0100_0000_01B3
-        }
-        value ^= 0xFF
+        for byte in text.utf8 { add(byte: byte) }
+        add(byte: 0xFF)
+    }
+
+    /// Adds the eight bytes of `number`, low byte first.
+    mutating func add(_ number: UInt64) {
+        for shift in stride(from: 0, to: 64, by: 8) { add(byte: UInt8(truncatingIfNeeded: number >> UInt64(shift))) }
+    }
+
+    /// Adds what tells one state of a file from another: its inode, size and modification time.
+    mutating func add(_ status: stat) {
+        add(UInt64(status.st_ino))
+        add(UInt64(bitPattern: Int64(status.st_size)))
+        add(UInt64(bitPattern: Int64(status.st_mtim.tv_sec)))
+        add(UInt64(bitPattern: Int64(status.st_mtim.tv_nsec)))
+    }
+
+    private mutating func add(byte: UInt8) {
+        value ^= UInt64(byte)
         value &*= 0x0000_0100_0000_01B3
     }
 
+    /// The hash as 16 lowercase hex digits.
     var hex: String {
-        let digits = String(value, radix: 16)
-        return String(repeating: "0", count: 16 - digits.count) + digits
+        String(unsafeUninitializedCapacity: 16) { digits in
+            writeHex(into: digits)
+            return 16
+        }
+    }
+
+    /// The hash as an entity tag: its 16 hex digits in double quotes, written in one string.
+    var quotedHex: String {
+        String(unsafeUninitializedCapacity: 18) { text in
+            text[0] = UInt8(ascii: "\"")
+            writeHex(into: UnsafeMutableBufferPointer(rebasing: text[1..<17]))
+            text[17] = UInt8(ascii: "\"")
+            return 18
+        }
+    }
+
+    private func writeHex(into digits: UnsafeMutableBufferPointer<UInt8>) {
+        for index in 0..<16 {
+            let nibble = UInt8(truncatingIfNeeded: value >> UInt64(60 - 4 * index)) & 0xF
+            digits[index] = nibble < 10 ? UInt8(ascii: "0") + nibble : UInt8(ascii: "a") + nibble - 10
+        }
     }
 }
 

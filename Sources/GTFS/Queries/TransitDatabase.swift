@@ -97,13 +97,13 @@ public final class TransitDatabase {
     public func startNextQuestion() throws {
         selectedFeeds = feeds
         realtimeCache = nil
-        try database.execute("BEGIN")
+        try database.runKept("BEGIN")
     }
 
     /// Ends the read transaction of a question (the one opening began, or `startNextQuestion`'s):
     /// between questions a long-lived host holds no snapshot, so an import can take the file.
     public func finishQuestion() throws {
-        try database.execute("COMMIT")
+        try database.runKept("COMMIT")
     }
 
     /// True when queries answer from a subset of the feeds (then requests say which).
