@@ -17,8 +17,10 @@ let package = Package(
         .package(url: "https://github.com/apple/swift-protobuf", from: "1.39.0"),
         // `transit serve` only (its own executable): Hummingbird 2, an HTTP server on SwiftNIO.
         .package(url: "https://github.com/hummingbird-project/hummingbird", from: "2.28.1"),
-        // Hummingbird's own SwiftNIO (not a new package): transit-serve sizes its event-loop group.
+        // Hummingbird's own SwiftNIO and service lifecycle (not new packages): transit-serve answers
+        // with SwiftNIO's HTTP/1.1 handlers inside Hummingbird's server, which stops it gracefully.
         .package(url: "https://github.com/apple/swift-nio", from: "2.101.0"),
+        .package(url: "https://github.com/swift-server/swift-service-lifecycle", from: "2.13.0"),
     ],
     targets: [
         // The system SQLite (apt: libsqlite3-dev), through a module map and a tiny shim.
@@ -80,8 +82,9 @@ let package = Package(
         // Hummingbird and SwiftNIO stay out of `transit`, so its start-up does not move.
         .executableTarget(
             name: "transit-serve",
-            dependencies: ["TransitCommands", "GTFS", "FetchRequest", "CGzip", .product(name: "Hummingbird", package: "hummingbird"),
-                           .product(name: "NIOCore", package: "swift-nio"), .product(name: "NIOPosix", package: "swift-nio")],
+            dependencies: ["TransitCommands", "GTFS", "FetchRequest", "CGzip", .product(name: "HummingbirdCore", package: "hummingbird"),
+                           .product(name: "NIOCore", package: "swift-nio"), .product(name: "NIOPosix", package: "swift-nio"),
+                           .product(name: "NIOHTTP1", package: "swift-nio"), .product(name: "ServiceLifecycle", package: "swift-service-lifecycle")],
             exclude: ["Pages/leaflet/LICENSE", "Pages/leaflet/README.md"],
             resources: [.embedInCode("Pages")]
         ),

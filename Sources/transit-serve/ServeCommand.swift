@@ -1,10 +1,11 @@
 import ArgumentParser
 import Foundation
 import GTFS
-import Hummingbird
+import HummingbirdCore
 import Logging
 import NIOCore
 import NIOPosix
+import ServiceLifecycle
 import TransitCommands
 
 /// `transit serve` (run by `transit serve`, installed beside it): the questions `transit`
@@ -124,21 +125,24 @@ struct ServeCommand: AsyncParsableCommand {
         logger.logLevel = .error
         let refresher = realtime.isEmpty ? nil : RealtimeRefresher(sources: realtime, every: every, feed: feed, headers: header, databasePath: path)
         let host = host
-        let application = Application(
-            responder: TransitResponder(pool: pool, settings: settings),
-            configuration: ApplicationConfiguration(address: .hostname(host, port: port), serverName: "transit"),
+        let server = Server(
+            childChannelSetup: TransitChannel(responder: TransitResponder(pool: pool, settings: settings)),
+            configuration: ServerConfiguration(address: .hostname(host, port: port), serverName: "transit"),
             onServerRunning: { channel in
                 let port = channel.localAddress?.port ?? 0
                 let shown = host.contains(":") ? "[\(host)]" : host
                 writeToStandardError("transit serve: \(pool.path) on http://\(shown):\(port)/ (Ctrl-C stops)\n")
             },
-            eventLoopGroupProvider: .shared(MultiThreadedEventLoopGroup(numberOfThreads: Self.eventLoopCount(cores: System.coreCount))),
+            eventLoopGroup: MultiThreadedEventLoopGroup(numberOfThreads: Self.eventLoopCount(cores: System.coreCount)),
             logger: logger
         )
+        // SIGTERM and SIGINT stop it gracefully: no new connections, every request in flight
+        // answered, then each connection closed.
+        let services = ServiceGroup(configuration: .init(services: [server], gracefulShutdownSignals: [.sigterm, .sigint], logger: logger))
         try refresher?.start()
         defer { refresher?.stop() }
         do {
-            try await application.runService()
+            try await services.run()
         } catch {
             writeToStandardError("Error: cannot serve on \(host):\(port): \(error)\n")
             throw ExitCode.failure

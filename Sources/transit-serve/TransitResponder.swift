@@ -1,6 +1,7 @@
 import FetchRequest
 import GTFS
-import Hummingbird
+import NIOCore
+import NIOHTTP1
 import TransitCommands
 #if canImport(Glibc)
 import Glibc
@@ -9,79 +10,84 @@ import Glibc
 /// Answers every HTTP request of `transit serve`: the JSON API under `/api/`, the pages (`/`,
 /// `/board/{stop}`, `/trip/{id}`) and their files under `/static/`. Errors are JSON
 /// `{"error", "parameter"}` with their status; nothing a client sends gives a 500.
-struct TransitResponder: HTTPResponder {
-    typealias Context = BasicRequestContext
-
+struct TransitResponder: Sendable {
     let pool: ConnectionPool
     let settings: ServerSettings
 
     /// The longest request target accepted (path and query), in bytes.
     static let targetLimit = 4096
 
-    func respond(to request: Request, context: Context) async throws -> Response {
+    /// Answers `request` through `deliver`, called once: at once for pages, files and mistakes,
+    /// from a Dispatch thread for a question (once a connection has answered it).
+    func respond(to request: ServerRequest, deliver: @escaping @Sendable (ServerResponse) -> Void) {
         let started = ServerClock.now()
-        var response = await answer(request)
-        if let origin = settings.corsOrigin {
-            response.headers[.accessControlAllowOrigin] = origin
-            response.headers[.vary] = response.headers[.vary].map { $0 + ", Origin" } ?? "Origin"
+        let settings = settings
+        let finish: @Sendable (ServerResponse) -> Void = { response in
+            deliver(Self.finished(response, for: request, settings: settings, started: started))
         }
-        if request.method == .head {
-            // No body, but the length a GET would have (setting the body resets it).
-            let length = response.headers[.contentLength]
-            response.body = ResponseBody()
-            response.headers[.contentLength] = length
+        switch request.method {
+        case .GET, .HEAD: break
+        case .OPTIONS where settings.corsOrigin != nil:
+            var response = ServerResponse(status: .noContent)
+            response.set("Access-Control-Allow-Methods", "GET, HEAD")
+            response.set("Access-Control-Allow-Headers", "If-None-Match")
+            response.set("Access-Control-Max-Age", "86400")
+            return finish(response)
+        default:
+            var response = Self.error(.methodNotAllowed, "\(request.method.rawValue) is not allowed: this server only answers GET (and HEAD)", parameter: nil)
+            response.set("Allow", "GET, HEAD")
+            return finish(response)
+        }
+        guard request.target.utf8.count <= Self.targetLimit else {
+            return finish(Self.error(.uriTooLong, "the request is longer than \(Self.targetLimit) bytes", parameter: nil))
+        }
+        if request.path.hasPrefix("/api/") {
+            api(request, path: request.path.dropFirst(5), deliver: finish)
+        } else {
+            finish(pages(path: String(request.path), request: request))
+        }
+    }
+
+    /// `response` as sent: CORS, the server's name and the date, no body for HEAD (but the length
+    /// a GET would have), and the access log's line.
+    private static func finished(_ response: ServerResponse, for request: ServerRequest, settings: ServerSettings, started: UInt64) -> ServerResponse {
+        var response = response
+        if let origin = settings.corsOrigin {
+            response.set("Access-Control-Allow-Origin", origin)
+            response.set("Vary", response.header("Vary").map { $0 + ", Origin" } ?? "Origin")
+        }
+        response.set("Date", HTTPDate.shared.now())
+        response.set("Server", "transit")
+        if request.method == .HEAD {
+            response.body = ByteBuffer()
         }
         if !settings.quiet {
             let milliseconds = Double(ServerClock.now() - started) / 1_000_000
-            let length = response.headers[.contentLength] ?? "-"
-            writeToStandardError("\(request.method) \(request.uri.string) \(response.status.code) \(length) \(formatDecimal(milliseconds, decimals: 2)) ms\n")
+            let length = response.header("Content-Length") ?? "-"
+            writeToStandardError("\(request.method.rawValue) \(request.target) \(response.status.code) \(length) \(formatDecimal(milliseconds, decimals: 2)) ms\n")
         }
         return response
     }
 
-    private func answer(_ request: Request) async -> Response {
-        switch request.method {
-        case .get, .head: break
-        case .options where settings.corsOrigin != nil:
-            var headers = HTTPFields()
-            headers[.accessControlAllowMethods] = "GET, HEAD"
-            headers[.accessControlAllowHeaders] = "If-None-Match"
-            headers[.accessControlMaxAge] = "86400"
-            return Response(status: .noContent, headers: headers)
-        default:
-            var response = Self.error(.methodNotAllowed, "\(request.method) is not allowed: this server only answers GET (and HEAD)", parameter: nil)
-            response.headers[.allow] = "GET, HEAD"
-            return response
-        }
-        guard request.uri.string.utf8.count <= Self.targetLimit else {
-            return Self.error(.uriTooLong, "the request is longer than \(Self.targetLimit) bytes", parameter: nil)
-        }
-        let path = request.uri.path
-        if path.hasPrefix("/api/") {
-            return await api(request, path: path.dropFirst(5))
-        }
-        return pages(path: path, request: request)
-    }
-
     // MARK: The API
 
-    private func api(_ request: Request, path: Substring) async -> Response {
+    private func api(_ request: ServerRequest, path: Substring, deliver: @escaping @Sendable (ServerResponse) -> Void) {
         let segments = path.split(separator: "/", maxSplits: 1, omittingEmptySubsequences: false)
         guard let endpoint = APIEndpoint.all[String(segments[0])] else {
-            return Self.error(.notFound, "no such endpoint: /api/\(segments[0]); the endpoints are " + APIEndpoint.all.keys.sorted().map { "/api/" + $0 }.joined(separator: ", "), parameter: nil)
+            return deliver(Self.error(.notFound, "no such endpoint: /api/\(segments[0]); the endpoints are " + APIEndpoint.all.keys.sorted().map { "/api/" + $0 }.joined(separator: ", "), parameter: nil))
         }
         var id: String?
         if segments.count > 1 {
             guard endpoint.pathParameter != nil else {
-                return Self.error(.notFound, "no such path: /api/\(path) (/api/\(endpoint.name) takes no {id})", parameter: nil)
+                return deliver(Self.error(.notFound, "no such path: /api/\(path) (/api/\(endpoint.name) takes no {id})", parameter: nil))
             }
             guard let decoded = QueryString.decodePathSegment(segments[1]) else {
-                return Self.error(.badRequest, "the path is not valid URL encoding", parameter: endpoint.pathParameter?.name)
+                return deliver(Self.error(.badRequest, "the path is not valid URL encoding", parameter: endpoint.pathParameter?.name))
             }
             id = decoded
         }
-        guard let query = QueryString(request.uri.query) else {
-            return Self.error(.badRequest, "the query string is not valid URL encoding (UTF-8, %XX escapes)", parameter: nil)
+        guard let query = QueryString(request.query.map(String.init)) else {
+            return deliver(Self.error(.badRequest, "the query string is not valid URL encoding (UTF-8, %XX escapes)", parameter: nil))
         }
         let explain: Bool
         let arguments: [String]
@@ -90,52 +96,64 @@ struct TransitResponder: HTTPResponder {
             if explain && query["format"] == "csv" { throw APIEndpoint.Mistake(message: "explain=1 answers JSON: leave out format=csv", parameter: "explain") }
             arguments = try endpoint.arguments(id: id, query: query)
         } catch {
-            return Self.error(.badRequest, error.message, parameter: error.parameter)
+            return deliver(Self.error(.badRequest, error.message, parameter: error.parameter))
         }
-        // One look at the file serves the entity tag and the connection's check for a new file.
-        let file = DatabaseFileState(path: pool.path)
-        let tag = file.map { entityTag(of: $0, for: request, followsClock: endpoint.followsClock(query)) }
-        if let tag, request.headers[.ifNoneMatch].map({ Self.matches($0, tag) }) == true {
-            var headers = HTTPFields()
-            headers[.eTag] = tag
-            headers[.cacheControl] = settings.cacheControl
-            return Response(status: .notModified, headers: headers)
+        let pool = pool
+        let cacheControl = settings.cacheControl
+        let format = query["format"] ?? endpoint.formats[0]
+        let followsClock = endpoint.followsClock(query)
+        let submitted = pool.submit { connection in
+            // One look at the file serves the entity tag and the connection's check for a new
+            // file, taken before the question starts (the tag is never newer than the answer).
+            let file = DatabaseFileState(path: pool.path)
+            let tag = file.map { Self.entityTag(of: $0, for: request, followsClock: followsClock) }
+            if let tag, request.header("If-None-Match").map({ Self.matches($0, tag) }) == true {
+                var response = ServerResponse(status: .notModified)
+                response.set("ETag", tag)
+                response.set("Cache-Control", cacheControl)
+                return deliver(response)
+            }
+            let answer = connection.answer(HostedQuestion(arguments: arguments), explain: explain, timeLimit: pool.timeLimit, file: file?.identity)
+            deliver(Self.response(to: answer, of: endpoint, format: explain ? nil : format, tag: tag, cacheControl: cacheControl,
+                                  request: request, timeLimit: pool.timeLimit))
         }
-        let answer: HostedAnswer
-        do {
-            answer = try await pool.answer(HostedQuestion(arguments: arguments), explain: explain, file: file?.identity)
-        } catch {
+        if !submitted {
             var response = Self.error(.serviceUnavailable, "every connection is busy and the queue is full; try again shortly", parameter: nil)
-            response.headers[.retryAfter] = "1"
-            return response
+            response.set("Retry-After", "1")
+            deliver(response)
         }
+    }
+
+    /// The response to a question's answer; `format` nil for an explained answer (JSON).
+    private static func response(to answer: HostedAnswer, of endpoint: APIEndpoint, format: String?, tag: String?, cacheControl: String,
+                                 request: ServerRequest, timeLimit: Int) -> ServerResponse {
         switch answer.outcome {
         case .answered:
-            var headers = HTTPFields()
-            headers[.contentType] = explain ? Self.jsonType : Self.contentType(ofFormat: query["format"] ?? endpoint.formats[0])
-            headers[.cacheControl] = settings.cacheControl
-            if let tag { headers[.eTag] = tag }
-            let body = Self.body(explain ? ExplainJSON.wrap(answer) : answer.body, headers: &headers, for: request)
-            return Response(status: .ok, headers: headers, body: body)
+            var headers = HTTPHeaders()
+            headers.add(name: "Content-Type", value: format.map(contentType(ofFormat:)) ?? jsonType)
+            headers.add(name: "Cache-Control", value: cacheControl)
+            if let tag { headers.add(name: "ETag", value: tag) }
+            let body = Self.body(format == nil ? ExplainJSON.wrap(answer) : answer.body, headers: &headers, for: request)
+            return ServerResponse(status: .ok, headers: headers, body: body)
         case .badRequest:
-            return Self.error(.badRequest, answer.message, parameter: endpoint.parameter(namedIn: answer.message))
+            return error(.badRequest, answer.message, parameter: endpoint.parameter(namedIn: answer.message))
         case .notFound:
-            return Self.error(.notFound, answer.message, parameter: endpoint.parameter(namedIn: answer.message))
+            return error(.notFound, answer.message, parameter: endpoint.parameter(namedIn: answer.message))
         case .interrupted:
-            return Self.error(.serviceUnavailable, "the question needs more than \(pool.timeLimit) ms of database time (the server's --time-limit); narrow it", parameter: nil)
+            return error(.serviceUnavailable, "the question needs more than \(timeLimit) ms of database time (the server's --time-limit); narrow it", parameter: nil)
         case .failed:
-            var response = Self.error(.serviceUnavailable, "the database cannot answer now: \(answer.message)", parameter: nil)
-            response.headers[.retryAfter] = "5"
+            var response = error(.serviceUnavailable, "the database cannot answer now: \(answer.message)", parameter: nil)
+            response.set("Retry-After", "5")
             return response
         }
     }
 
     /// The answer's entity tag: the database file's state (it changes with every import and
     /// realtime refresh), the request, and, for answers that follow the clock, the minute.
-    private func entityTag(of file: DatabaseFileState, for request: Request, followsClock: Bool) -> String {
+    private static func entityTag(of file: DatabaseFileState, for request: ServerRequest, followsClock: Bool) -> String {
         var hash = FNVHash()
         hash.add(file.version)
-        hash.add(request.uri.string)
+        hash.add(request.target)
         if followsClock { hash.add(UInt64(bitPattern: Int64(time(nil) / 60))) }
         return hash.quotedHex
     }
@@ -152,23 +170,23 @@ struct TransitResponder: HTTPResponder {
 
     /// The body of a 200: gzip when the client accepts it and it is worth it (then
     /// `Content-Encoding`, and the entity tag of that form); `Content-Length` either way.
-    private static func body(_ bytes: [UInt8], headers: inout HTTPFields, for request: Request, compressible: Bool = true) -> ResponseBody {
+    private static func body(_ bytes: [UInt8], headers: inout HTTPHeaders, for request: ServerRequest, compressible: Bool = true) -> ByteBuffer {
         var bytes = bytes
         if compressible {
-            headers[.vary] = "Accept-Encoding"
-            if bytes.count >= Gzip.threshold, Gzip.isAccepted(by: request.headers[.acceptEncoding]), let compressed = Gzip.compress(bytes) {
+            headers.replaceOrAdd(name: "Vary", value: "Accept-Encoding")
+            if bytes.count >= Gzip.threshold, Gzip.isAccepted(by: request.header("Accept-Encoding")), let compressed = Gzip.compress(bytes) {
                 bytes = compressed
-                headers[.contentEncoding] = "gzip"
-                if let tag = headers[.eTag] { headers[.eTag] = Gzip.tag(tag) }
+                headers.replaceOrAdd(name: "Content-Encoding", value: "gzip")
+                if let tag = headers.first(name: "ETag") { headers.replaceOrAdd(name: "ETag", value: Gzip.tag(tag)) }
             }
         }
-        headers[.contentLength] = String(bytes.count)
-        return ResponseBody(byteBuffer: ByteBuffer(bytes: bytes))
+        headers.replaceOrAdd(name: "Content-Length", value: String(bytes.count))
+        return ByteBuffer(bytes: bytes)
     }
 
     // MARK: Pages and files
 
-    private func pages(path: String, request: Request) -> Response {
+    private func pages(path: String, request: ServerRequest) -> ServerResponse {
         let file: String
         if path == "/" || path == "/index.html" {
             file = "index.html"
@@ -186,19 +204,19 @@ struct TransitResponder: HTTPResponder {
         guard let bytes = EmbeddedFiles.file(named: file) else {
             return Self.error(.notFound, "no such file: \(path)", parameter: nil)
         }
-        var headers = HTTPFields()
-        headers[.contentType] = EmbeddedFiles.contentType(of: file)
+        var headers = HTTPHeaders()
+        headers.add(name: "Content-Type", value: EmbeddedFiles.contentType(of: file))
         // The files are part of the binary: they change only with it.
         let tag = "\"" + EmbeddedFiles.versionTag + "\""
-        headers[.eTag] = tag
-        headers[.cacheControl] = "no-cache"
-        headers[.contentSecurityPolicy] = "default-src 'self'; img-src 'self' data: blob: *; style-src 'self' 'unsafe-inline'"
-        if request.headers[.ifNoneMatch].map({ Self.matches($0, tag) }) == true {
-            return Response(status: .notModified, headers: headers)
+        headers.add(name: "ETag", value: tag)
+        headers.add(name: "Cache-Control", value: "no-cache")
+        headers.add(name: "Content-Security-Policy", value: "default-src 'self'; img-src 'self' data: blob: *; style-src 'self' 'unsafe-inline'")
+        if request.header("If-None-Match").map({ Self.matches($0, tag) }) == true {
+            return ServerResponse(status: .notModified, headers: headers)
         }
         let compressible = !file.hasSuffix(".png")
         let body = Self.body(bytes, headers: &headers, for: request, compressible: compressible)
-        return Response(status: .ok, headers: headers, body: body)
+        return ServerResponse(status: .ok, headers: headers, body: body)
     }
 
     // MARK: Helpers
@@ -214,13 +232,13 @@ struct TransitResponder: HTTPResponder {
     }
 
     /// An error answer: `{"error": message, "parameter": name or null}`.
-    static func error(_ status: HTTPResponse.Status, _ message: String, parameter: String?) -> Response {
+    static func error(_ status: HTTPResponseStatus, _ message: String, parameter: String?) -> ServerResponse {
         let body = "{\"error\": " + JSONText.quote(message) + ", \"parameter\": " + (parameter.map(JSONText.quote) ?? "null") + "}\n"
-        var headers = HTTPFields()
-        headers[.contentType] = jsonType
-        headers[.contentLength] = String(body.utf8.count)
-        headers[.cacheControl] = "no-store"
-        return Response(status: status, headers: headers, body: ResponseBody(byteBuffer: ByteBuffer(string: body)))
+        var headers = HTTPHeaders()
+        headers.add(name: "Content-Type", value: jsonType)
+        headers.add(name: "Content-Length", value: String(body.utf8.count))
+        headers.add(name: "Cache-Control", value: "no-store")
+        return ServerResponse(status: status, headers: headers, body: ByteBuffer(string: body))
     }
 
     /// A yes/no parameter (absent: no).
