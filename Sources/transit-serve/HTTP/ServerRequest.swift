@@ -16,10 +16,11 @@ struct ServerRequest: Sendable {
         self.method = method
         self.target = target
         self.headers = headers
-        // An absolute-form target (`http://host/path`, as sent to proxies) names the path after its authority.
+        // An absolute-form target (`http://host/path`, as sent to proxies) names the path after its
+        // authority; the usual origin form starts with `/`.
         var rest = target[...]
-        if let scheme = rest.range(of: "://"), !rest[..<scheme.lowerBound].contains("/") {
-            let authority = rest[scheme.upperBound...]
+        if !target.hasPrefix("/"), let colon = rest.firstIndex(of: ":"), rest[colon...].hasPrefix("://") {
+            let authority = rest[rest.index(colon, offsetBy: 3)...]
             rest = authority.firstIndex(where: { $0 == "/" || $0 == "?" }).map { authority[$0...] } ?? "/"
         }
         if let mark = rest.firstIndex(of: "?") {
