@@ -220,6 +220,38 @@ final class ServeTests: XCTestCase {
         XCTAssertEqual(try rawFetch(server.base + "/api/search?text=lodz", gzip: true).headers.first, "None")
     }
 
+    func testPipelinedRequestsAreAnsweredInOrderAndHTTP10Closes() throws {
+        let server = try demo()
+        let port = try XCTUnwrap(server.base.split(separator: ":").last)
+        // Over one socket: two requests sent at once (answered in order, on the same connection),
+        // then HTTP/1.0 without keep-alive (answered, then closed by the server).
+        let script = """
+            import socket, sys
+            def answers(payload, count):
+                s = socket.create_connection(("127.0.0.1", int(sys.argv[1])), timeout=10)
+                s.sendall(payload)
+                data = b""
+                while data.count(b"HTTP/1.") < count or not data.endswith(b"\\n"):
+                    chunk = s.recv(65536)
+                    if not chunk: break
+                    data += chunk
+                s.settimeout(2)
+                try:
+                    closed = s.recv(1) == b""
+                except socket.timeout:
+                    closed = False
+                return data.decode(), closed
+            two, closed = answers(b"GET /api/search?text=hbf HTTP/1.1\\r\\nHost: x\\r\\n\\r\\nGET /api/nope HTTP/1.1\\r\\nHost: x\\r\\n\\r\\n", 2)
+            print(two.find("200 OK") < two.find("404 Not Found"), two.count("HTTP/1.1 "), closed)
+            old, closed = answers(b"GET /api/feeds HTTP/1.0\\r\\n\\r\\n", 1)
+            print(old.startswith("HTTP/1.0 200"), "connection: close" in old.lower(), closed)
+            """
+        let run = try CommandRun.run("/usr/bin/env", ["python3", "-c", script, String(port)])
+        XCTAssertEqual(run.status, 0, run.stderr)
+        let lines = run.stdout.split(separator: "\n").map(String.init)
+        XCTAssertEqual(lines, ["True 2 False", "True True True"], run.stdout)
+    }
+
     func testCORSIsOffUnlessAnOriginIsGiven() throws {
         XCTAssertNil(try demo().request("/api/feeds").header("Access-Control-Allow-Origin"))
         let server = try RunningServer(database: try DemoDatabase.path(), arguments: ["--quiet", "--cors", "https://example.org"])
