@@ -252,6 +252,42 @@ final class ServeTests: XCTestCase {
         XCTAssertEqual(lines, ["True 2 False", "True True True"], run.stdout)
     }
 
+    func testAConnectionTheClientClosesIsClosedAfterItsAnswer() throws {
+        let server = try demo()
+        let port = try XCTUnwrap(server.base.split(separator: ":").last)
+        // A client that closes its side (FIN) right after its request gets the answer, then the
+        // server's close; one that closes an idle keep-alive connection gets the close at once.
+        // Before, both connections stayed open on the server (CLOSE_WAIT) until it stopped.
+        let script = """
+            import socket, sys
+            def closed_by_server(s):
+                s.settimeout(5)
+                data = b""
+                try:
+                    while True:
+                        chunk = s.recv(65536)
+                        if not chunk: return data, True
+                        data += chunk
+                except socket.timeout:
+                    return data, False
+            s = socket.create_connection(("127.0.0.1", int(sys.argv[1])), timeout=10)
+            s.sendall(b"GET /api/search?text=hbf HTTP/1.1\\r\\nHost: x\\r\\n\\r\\n")
+            s.shutdown(socket.SHUT_WR)
+            data, closed = closed_by_server(s)
+            print(data.startswith(b"HTTP/1.1 200"), b"connection: close" in data.lower(), closed)
+            s = socket.create_connection(("127.0.0.1", int(sys.argv[1])), timeout=10)
+            s.sendall(b"GET /api/feeds HTTP/1.1\\r\\nHost: x\\r\\n\\r\\n")
+            first = s.recv(65536)
+            s.shutdown(socket.SHUT_WR)
+            rest, closed = closed_by_server(s)
+            print(first.startswith(b"HTTP/1.1 200"), closed)
+            """
+        let run = try CommandRun.run("/usr/bin/env", ["python3", "-c", script, String(port)])
+        XCTAssertEqual(run.status, 0, run.stderr)
+        let lines = run.stdout.split(separator: "\n").map(String.init)
+        XCTAssertEqual(lines, ["True True True", "True True"], run.stdout)
+    }
+
     func testCORSIsOffUnlessAnOriginIsGiven() throws {
         XCTAssertNil(try demo().request("/api/feeds").header("Access-Control-Allow-Origin"))
         let server = try RunningServer(database: try DemoDatabase.path(), arguments: ["--quiet", "--cors", "https://example.org"])

@@ -3,8 +3,9 @@ import NIOHTTP1
 
 /// Answers one connection's requests, one at a time (SwiftNIO's pipeline handler holds a
 /// pipelined request back until the answer before it is written): the request goes to
-/// `TransitResponder`, and its response, ready at once or later on a Dispatch thread, is written on
-/// the connection's event loop.
+/// `TransitResponder`, and its response, ready at once or later on a connection's thread, is
+/// written on the connection's event loop. A connection the client has closed its side of is
+/// closed once its last answer is written.
 final class TransitHTTPHandler: ChannelInboundHandler, RemovableChannelHandler {
     typealias InboundIn = HTTPServerRequestPart
     typealias OutboundOut = HTTPServerResponsePart
@@ -14,6 +15,13 @@ final class TransitHTTPHandler: ChannelInboundHandler, RemovableChannelHandler {
     private var head: HTTPRequestHead?
     /// False once the connection has closed: a late answer is then dropped.
     private var isOpen = true
+    /// True from a request's end until its answer is written.
+    private var isAnswering = false
+    /// True once the client has closed its side (sent FIN): the connection is closed as soon as
+    /// no answer is owed. Hummingbird's server allows half-closed connections, so without this a
+    /// connection the client closed stayed open (CLOSE_WAIT), its descriptor and its task kept
+    /// until shutdown: 88 of 320 connections after five wrk runs, and the memory growing with them.
+    private var inputClosed = false
 
     init(responder: TransitResponder) {
         self.responder = responder
@@ -29,6 +37,7 @@ final class TransitHTTPHandler: ChannelInboundHandler, RemovableChannelHandler {
         case .end:
             guard let head else { return }
             self.head = nil
+            isAnswering = true
             let request = ServerRequest(method: head.method, target: head.uri, headers: head.headers)
             let loop = context.eventLoop
             let connection = NIOLoopBound((handler: self, context: context), eventLoop: loop)
@@ -46,6 +55,15 @@ final class TransitHTTPHandler: ChannelInboundHandler, RemovableChannelHandler {
         }
     }
 
+    func userInboundEventTriggered(context: ChannelHandlerContext, event: Any) {
+        if case .inputClosed = event as? ChannelEvent {
+            inputClosed = true
+            if !isAnswering { context.close(promise: nil) }
+            return
+        }
+        context.fireUserInboundEventTriggered(event)
+    }
+
     func channelInactive(context: ChannelHandlerContext) {
         isOpen = false
         context.fireChannelInactive()
@@ -57,6 +75,8 @@ final class TransitHTTPHandler: ChannelInboundHandler, RemovableChannelHandler {
 
     private func write(_ response: ServerResponse, version: HTTPVersion, keepAlive: Bool, context: ChannelHandlerContext) {
         guard isOpen else { return }
+        isAnswering = false
+        let keepAlive = keepAlive && !inputClosed
         var headers = response.headers
         if !keepAlive {
             headers.replaceOrAdd(name: "Connection", value: "close")
