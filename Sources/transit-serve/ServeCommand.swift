@@ -50,7 +50,7 @@ struct ServeCommand: AsyncParsableCommand {
     @Option(name: .customLong("time-limit"), help: ArgumentHelp("Each question's budget of database time, in milliseconds (10 to 60000).", valueName: "ms"))
     var timeLimit = 1000
 
-    @Option(name: .long, help: "How many questions are answered at once (each on its own read-only connection).")
+    @Option(name: .long, help: "How many questions may be answered at once, each on its own read-only connection and thread (one a core at a time, more while some take over 50 ms).")
     var connections = 8
 
     @Option(name: .long, help: "How many questions may wait for a connection; beyond, the answer is 503 with Retry-After.")
@@ -103,8 +103,8 @@ struct ServeCommand: AsyncParsableCommand {
     }
 
     /// How many event loops (threads reading and writing the connections) the server runs on a
-    /// machine of `cores` cores: half of them, at least one. The questions run on Dispatch's pool,
-    /// one thread per core, so an event loop per core as well made two busy threads per core.
+    /// machine of `cores` cores: half of them, at least one. The questions run on the pool's
+    /// threads, one a core at once, so an event loop per core as well made two busy threads per core.
     /// Measured on 2 cores with wrk on the large feed, one loop against two: nearby 1.05-1.18x,
     /// departures 1.08-1.15x and search 1.06-1.14x the requests a second, and less CPU a request.
     static func eventLoopCount(cores: Int) -> Int {
@@ -112,7 +112,7 @@ struct ServeCommand: AsyncParsableCommand {
     }
 
     func run() async throws {
-        let pool = ConnectionPool(path: path, connections: connections, queueLimit: queue, timeLimit: timeLimit)
+        let pool = ConnectionPool(path: path, connections: connections, queueLimit: queue, timeLimit: timeLimit, cores: System.coreCount)
         do {
             try pool.check()
         } catch {

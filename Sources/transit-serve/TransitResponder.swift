@@ -18,7 +18,7 @@ struct TransitResponder: Sendable {
     static let targetLimit = 4096
 
     /// Answers `request` through `deliver`, called once: at once for pages, files and mistakes,
-    /// from a Dispatch thread for a question (once a connection has answered it).
+    /// from a connection's thread for a question (once the connection has answered it).
     func respond(to request: ServerRequest, deliver: @escaping @Sendable (ServerResponse) -> Void) {
         let started = ServerClock.now()
         let settings = settings

@@ -364,6 +364,34 @@ final class ServeTests: XCTestCase {
         XCTAssertEqual(try server.request("/api/search?text=gedimino").status, 200)
     }
 
+    func testHeavyQuestionsHoldUpNoOtherWhileAConnectionIsFree() throws {
+        guard let feed = Paths.sharedFeed("vilnius.zip") else {
+            throw XCTSkip("skipped: ../shared/feeds/vilnius.zip is absent (holding connections needs questions slow enough)")
+        }
+        let db = try DemoDatabase.path(feed: feed)
+        let server = try RunningServer(database: db, arguments: ["--quiet", "--connections", "3", "--time-limit", "3000"])
+        defer { _ = server.stop() }
+        // Two questions of far more than 3 s each hold two of the three connections (and, on a
+        // machine of two cores or fewer, every core the pool lets run at once until they count as slow).
+        let heavyDone = LockedList()
+        for _ in 0..<2 {
+            Thread {
+                let answer = try? server.request("/api/list/stop_times?where=SUBQUERY(trip.stop_times,%20$s,%20$s.stop.stop_name%20CONTAINS%20'zz'%20OR%20$s.trip.stop_times.@count%20%3E%20100000).@count%20%3E%200")
+                heavyDone.append("\(answer?.status ?? 0)")
+            }.start()
+        }
+        usleep(200_000)
+        var answeredMeanwhile = 0
+        for _ in 0..<5 where heavyDone.items.isEmpty {
+            let light = try server.request("/api/search?text=gedimino")
+            XCTAssertEqual(light.status, 200, light.text)
+            if heavyDone.items.isEmpty { answeredMeanwhile += 1 }
+        }
+        XCTAssertEqual(answeredMeanwhile, 5, "light questions waited for the heavy ones (\(heavyDone.items))")
+        while heavyDone.items.count < 2 { usleep(50_000) }
+        XCTAssertEqual(heavyDone.items, ["503", "503"], "both heavy questions ran out of their time budget")
+    }
+
     func testAnImportUnderneathFailsNoRequestAndIsSeenAtOnce() throws {
         let folder = TemporaryDirectory()
         let db = folder.file("served.sqlite")
