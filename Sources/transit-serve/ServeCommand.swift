@@ -56,6 +56,9 @@ struct ServeCommand: AsyncParsableCommand {
     @Option(name: .long, help: "How many questions may wait for a connection; beyond, the answer is 503 with Retry-After.")
     var queue = 256
 
+    @Option(name: .customLong("idle-timeout"), help: ArgumentHelp("Close a connection that has sent nothing for this many seconds (1 to 3600).", valueName: "seconds"))
+    var idleTimeout = 60
+
     @Option(name: .long, help: ArgumentHelp("Let pages of this origin read the API (CORS; off by default).", valueName: "origin"))
     var cors: String?
 
@@ -99,6 +102,7 @@ struct ServeCommand: AsyncParsableCommand {
         guard (10...60000).contains(timeLimit) else { throw ValidationError("--time-limit is from 10 to 60000 ms") }
         guard (1...256).contains(connections) else { throw ValidationError("--connections is from 1 to 256") }
         guard (0...100_000).contains(queue) else { throw ValidationError("--queue is from 0 to 100000") }
+        guard (1...3600).contains(idleTimeout) else { throw ValidationError("--idle-timeout is from 1 to 3600 seconds") }
         if realtime.isEmpty && (feed != nil || !header.isEmpty) { throw ValidationError("--feed and --header go with --realtime URL") }
     }
 
@@ -126,7 +130,7 @@ struct ServeCommand: AsyncParsableCommand {
         let refresher = realtime.isEmpty ? nil : RealtimeRefresher(sources: realtime, every: every, feed: feed, headers: header, databasePath: path)
         let host = host
         let server = Server(
-            childChannelSetup: TransitChannel(responder: TransitResponder(pool: pool, settings: settings)),
+            childChannelSetup: TransitChannel(responder: TransitResponder(pool: pool, settings: settings), idleTimeout: .seconds(Int64(idleTimeout))),
             configuration: ServerConfiguration(address: .hostname(host, port: port), serverName: "transit"),
             onServerRunning: { channel in
                 let port = channel.localAddress?.port ?? 0

@@ -288,6 +288,32 @@ final class ServeTests: XCTestCase {
         XCTAssertEqual(lines, ["True True True", "True True"], run.stdout)
     }
 
+    func testAConnectionThatSendsNothingIsClosedAfterTheIdleTimeout() throws {
+        let server = try RunningServer(database: try DemoDatabase.path(), arguments: ["--quiet", "--idle-timeout", "1"])
+        defer { _ = server.stop() }
+        let port = try XCTUnwrap(server.base.split(separator: ":").last)
+        // One connection that never sends, one idle after an answer: both closed by the server
+        // (EOF) within 8 s, and the server goes on answering.
+        let script = """
+            import socket, sys
+            def closed_by_server(s):
+                s.settimeout(8)
+                try:
+                    while s.recv(65536): pass
+                    return True
+                except socket.timeout:
+                    return False
+            silent = socket.create_connection(("127.0.0.1", int(sys.argv[1])), timeout=10)
+            used = socket.create_connection(("127.0.0.1", int(sys.argv[1])), timeout=10)
+            used.sendall(b"GET /api/feeds HTTP/1.1\\r\\nHost: x\\r\\n\\r\\n")
+            print(used.recv(65536).startswith(b"HTTP/1.1 200"), closed_by_server(used), closed_by_server(silent))
+            """
+        let run = try CommandRun.run("/usr/bin/env", ["python3", "-c", script, String(port)])
+        XCTAssertEqual(run.status, 0, run.stderr)
+        XCTAssertEqual(run.stdout.trimmingCharacters(in: .whitespacesAndNewlines), "True True True", run.stdout)
+        XCTAssertEqual(try server.request("/api/feeds").status, 200)
+    }
+
     func testCORSIsOffUnlessAnOriginIsGiven() throws {
         XCTAssertNil(try demo().request("/api/feeds").header("Access-Control-Allow-Origin"))
         let server = try RunningServer(database: try DemoDatabase.path(), arguments: ["--quiet", "--cors", "https://example.org"])

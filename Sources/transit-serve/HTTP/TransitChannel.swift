@@ -21,9 +21,12 @@ struct TransitChannel: ServerChildChannel {
     }
 
     let responder: TransitResponder
+    /// How long a connection may send nothing before the server closes it (`--idle-timeout`).
+    let idleTimeout: TimeAmount
 
     func setup(channel: any Channel, logger: Logger) -> EventLoopFuture<Value> {
         channel.eventLoop.makeCompletedFuture {
+            try channel.pipeline.syncOperations.addHandler(IdleStateHandler(readTimeout: idleTimeout))
             try channel.pipeline.syncOperations.configureHTTPServerPipeline(withPipeliningAssistance: true, withErrorHandling: true)
             try channel.pipeline.syncOperations.addHandler(TransitHTTPHandler(responder: responder))
             return Value(channel: channel)

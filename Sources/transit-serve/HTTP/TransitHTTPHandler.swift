@@ -5,7 +5,7 @@ import NIOHTTP1
 /// pipelined request back until the answer before it is written): the request goes to
 /// `TransitResponder`, and its response, ready at once or later on a connection's thread, is
 /// written on the connection's event loop. A connection the client has closed its side of is
-/// closed once its last answer is written.
+/// closed once its last answer is written, one idle for `--idle-timeout` seconds at once.
 final class TransitHTTPHandler: ChannelInboundHandler, RemovableChannelHandler {
     typealias InboundIn = HTTPServerRequestPart
     typealias OutboundOut = HTTPServerResponsePart
@@ -58,6 +58,12 @@ final class TransitHTTPHandler: ChannelInboundHandler, RemovableChannelHandler {
     func userInboundEventTriggered(context: ChannelHandlerContext, event: Any) {
         if case .inputClosed = event as? ChannelEvent {
             inputClosed = true
+            if !isAnswering { context.close(promise: nil) }
+            return
+        }
+        // Nothing read for `--idle-timeout` seconds (SwiftNIO's IdleStateHandler): a client that
+        // vanished without closing, or one that holds a connection it does not use.
+        if case .read = event as? IdleStateHandler.IdleStateEvent {
             if !isAnswering { context.close(promise: nil) }
             return
         }
