@@ -20,6 +20,19 @@ final class ServeTests: XCTestCase {
         return server
     }
 
+    /// A server started with `arguments` on the Vilnius feed of ../shared; the test is skipped,
+    /// saying `why` it needs the feed, when ../shared is absent.
+    private func vilniusServer(_ arguments: [String], needed why: String) throws -> RunningServer {
+        guard let feed = Paths.sharedFeed("vilnius.zip") else {
+            throw XCTSkip("skipped: ../shared/feeds/vilnius.zip is absent (\(why))")
+        }
+        return try RunningServer(database: try DemoDatabase.path(feed: feed), arguments: arguments)
+    }
+
+    /// A question of far more than 3 s on Vilnius (every stop time, its trip's stop times,
+    /// theirs again): it holds a connection until the time budget cuts it (503).
+    private static let heavyQuestion = "/api/list/stop_times?where=SUBQUERY(trip.stop_times,%20$s,%20$s.stop.stop_name%20CONTAINS%20'zz'%20OR%20$s.trip.stop_times.@count%20%3E%20100000).@count%20%3E%200"
+
     override class func tearDown() {
         _ = demoServer?.stop()
         demoServer = nil
@@ -325,17 +338,13 @@ final class ServeTests: XCTestCase {
     }
 
     func testASaturatedServerSays503WithRetryAfter() throws {
-        guard let feed = Paths.sharedFeed("vilnius.zip") else {
-            throw XCTSkip("skipped: ../shared/feeds/vilnius.zip is absent (saturating the server needs a question slow enough)")
-        }
-        let db = try DemoDatabase.path(feed: feed)
-        let server = try RunningServer(database: db, arguments: ["--quiet", "--connections", "1", "--queue", "0", "--time-limit", "2000"])
+        let server = try vilniusServer(["--quiet", "--connections", "1", "--queue", "0", "--time-limit", "2000"],
+                                       needed: "saturating the server needs a question slow enough")
         defer { _ = server.stop() }
-        // Far more than 2 s of work (every stop time, its trip's stop times, theirs again): it holds
-        // the only connection until the time budget cuts it.
+        // It holds the only connection until the time budget cuts it.
         let slow = LockedList()
         let heavy = Thread {
-            let answer = try? server.request("/api/list/stop_times?where=SUBQUERY(trip.stop_times,%20$s,%20$s.stop.stop_name%20CONTAINS%20'zz'%20OR%20$s.trip.stop_times.@count%20%3E%20100000).@count%20%3E%200")
+            let answer = try? server.request(ServeTests.heavyQuestion)
             slow.append("\(answer?.status ?? 0)")
         }
         heavy.start()
@@ -376,11 +385,8 @@ final class ServeTests: XCTestCase {
     }
 
     func testAHeavyQuestionRunsOutOfTimeAndTheServerGoesOnAnswering() throws {
-        guard let feed = Paths.sharedFeed("vilnius.zip") else {
-            throw XCTSkip("skipped: ../shared/feeds/vilnius.zip is absent (the time budget needs a feed large enough to be slow)")
-        }
-        let db = try DemoDatabase.path(feed: feed)
-        let server = try RunningServer(database: db, arguments: ["--quiet", "--time-limit", "20", "--connections", "1"])
+        let server = try vilniusServer(["--quiet", "--time-limit", "20", "--connections", "1"],
+                                       needed: "the time budget needs a feed large enough to be slow")
         defer { _ = server.stop() }
         let started = Date()
         let heavy = try server.request("/api/list/stop_times?where=SUBQUERY(trip.stop_times,%20$s,%20$s.stop.stop_name%20CONTAINS%20'zz').@count%20%3E%200")
@@ -391,18 +397,15 @@ final class ServeTests: XCTestCase {
     }
 
     func testHeavyQuestionsHoldUpNoOtherWhileAConnectionIsFree() throws {
-        guard let feed = Paths.sharedFeed("vilnius.zip") else {
-            throw XCTSkip("skipped: ../shared/feeds/vilnius.zip is absent (holding connections needs questions slow enough)")
-        }
-        let db = try DemoDatabase.path(feed: feed)
-        let server = try RunningServer(database: db, arguments: ["--quiet", "--connections", "3", "--time-limit", "3000"])
+        let server = try vilniusServer(["--quiet", "--connections", "3", "--time-limit", "3000"],
+                                       needed: "holding connections needs questions slow enough")
         defer { _ = server.stop() }
         // Two questions of far more than 3 s each hold two of the three connections (and, on a
         // machine of two cores or fewer, every core the pool lets run at once until they count as slow).
         let heavyDone = LockedList()
         for _ in 0..<2 {
             Thread {
-                let answer = try? server.request("/api/list/stop_times?where=SUBQUERY(trip.stop_times,%20$s,%20$s.stop.stop_name%20CONTAINS%20'zz'%20OR%20$s.trip.stop_times.@count%20%3E%20100000).@count%20%3E%200")
+                let answer = try? server.request(ServeTests.heavyQuestion)
                 heavyDone.append("\(answer?.status ?? 0)")
             }.start()
         }
