@@ -18,6 +18,11 @@ public struct FeedFixture {
         ]
     }
 
+    /// A feed of exactly these files, by name.
+    public init(files: [String: String]) {
+        self.files = files
+    }
+
     /// A copy with `name` set to `contents` (nil removes the file).
     public func with(_ name: String, _ contents: String?) -> FeedFixture {
         var copy = self

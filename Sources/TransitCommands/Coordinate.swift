@@ -11,16 +11,15 @@ struct Coordinate {
         self.longitude = longitude
     }
 
-    /// Parses the positional words of a command; `what` names them in messages.
-    init(words: [String], what: String = "LAT LON") throws {
+    /// Parses the positional words of a command (`--` among them ends the options); `what` names
+    /// them in messages.
+    init(words typed: [String], what: String = "LAT LON") throws {
+        let words = try PositionalWords(typed).words
         var parts = words
         if parts.count == 1 {
             parts = parts[0].split(separator: ",", omittingEmptySubsequences: false).map { String($0).trimmingSpaces }
         }
         guard parts.count == 2 else {
-            if let flag = words.first(where: { $0.hasPrefix("--") }) {
-                throw ValidationError("unknown option '\(flag)'")
-            }
             throw ValidationError("expected a coordinate as \(what) or LAT,LON (for example 54.687 25.28), got \(words.isEmpty ? "nothing" : "'" + words.joined(separator: " ") + "'")")
         }
         self.latitude = try Coordinate.degrees(parts[0], name: "latitude", range: -90...90)
@@ -48,6 +47,22 @@ struct Coordinate {
             throw ValidationError("\(name) \(text) is outside [\(Int(range.lowerBound)), \(Int(range.upperBound))]")
         }
         return value
+    }
+}
+
+/// The words an argument declared `parsing: .allUnrecognized` was given (so that `-33.9` passes as
+/// a word, not an option): the parser hands it every word it does not know, the end-of-options
+/// marker `--` included. Words before the first `--` that look like long options are options
+/// nobody declared; after it, every word is a word.
+struct PositionalWords {
+    let words: [String]
+
+    init(_ typed: [String]) throws {
+        let marker = typed.firstIndex(of: "--") ?? typed.endIndex
+        if let option = typed[..<marker].first(where: { $0.hasPrefix("--") }) {
+            throw ValidationError("unknown option '\(option)'")
+        }
+        words = Array(typed[..<marker]) + typed[marker...].dropFirst()
     }
 }
 

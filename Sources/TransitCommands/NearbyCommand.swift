@@ -32,7 +32,7 @@ struct NearbyCommand: ParsableCommand {
 
     func validate() throws {
         if batch.input != nil {
-            guard point.isEmpty else { throw ValidationError("give either a point or --input, not both") }
+            guard try PositionalWords(point).words.isEmpty else { throw ValidationError("give either a point or --input, not both") }
         } else {
             _ = try Coordinate(words: point)
         }

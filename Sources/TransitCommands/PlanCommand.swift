@@ -51,9 +51,9 @@ struct JourneyEnd {
     let text: String
 
     /// Checks the positional words: exactly one per name (an unknown `--option` among them is
-    /// named as such, since negative degrees must pass as words).
-    static func validate(_ words: [String], names: [String]) throws {
-        if let option = words.first(where: { $0.hasPrefix("--") }) { throw ValidationError("unknown option '\(option)'") }
+    /// named as such, since negative degrees must pass as words; `--` ends the options).
+    static func validate(_ typed: [String], names: [String]) throws {
+        let words = try PositionalWords(typed).words
         guard words.count == names.count else {
             throw ValidationError("expected \(names.joined(separator: " and ")) (stop ids, stations or LAT,LON), got \(words.isEmpty ? "nothing" : "'" + words.joined(separator: " ") + "'")")
         }
@@ -98,8 +98,8 @@ struct PlanCommand: ParsableCommand {
     @Argument(parsing: .allUnrecognized, help: ArgumentHelp("Where the journey starts and ends: stop ids, stations, or LAT,LON points (negative degrees as typed).", valueName: "from to"))
     var places: [String] = []
 
-    var from: String { places[0] }
-    var to: String { places[1] }
+    var from: String { ends[0] }
+    var to: String { ends[1] }
 
     @Option(name: .long, help: ArgumentHelp("Leave at or after this time, \"YYYY-MM-DD HH:MM[:SS]\" in the agency's time zone, or with an offset.", valueName: "time"))
     var at: String?
@@ -117,7 +117,7 @@ struct PlanCommand: ParsableCommand {
         guard [.table, .json, .geojson].contains(options.format) else { throw ValidationError("--format for plan is table, json or geojson") }
         if batch.input != nil {
             guard options.format != .geojson else { throw ValidationError("--input answers in json or table; --format geojson draws one question") }
-            guard places.isEmpty, at == nil, arriveBy == nil else {
+            guard ends.isEmpty, at == nil, arriveBy == nil else {
                 throw ValidationError("with --input the questions come from the file (columns from,to and at or arrive_by, optional max_rides): leave out FROM, TO, --at and --arrive-by")
             }
             return
@@ -194,7 +194,7 @@ struct ReachCommand: ParsableCommand {
     @Argument(parsing: .allUnrecognized, help: ArgumentHelp("Where the rider starts: a stop id, a station, or LAT,LON (negative degrees as typed).", valueName: "from"))
     var places: [String] = []
 
-    var from: String { places[0] }
+    var from: String { ends[0] }
 
     @Option(name: .long, help: ArgumentHelp("Leave at this time, \"YYYY-MM-DD HH:MM[:SS]\" in the agency's time zone, or with an offset.", valueName: "time"))
     var at: String?
@@ -213,7 +213,7 @@ struct ReachCommand: ParsableCommand {
         guard (1...1440).contains(within) else { throw ValidationError("--within takes 1 to 1440 minutes, got \(within)") }
         if batch.input != nil {
             guard options.format != .geojson else { throw ValidationError("--input answers in json or table; --format geojson draws one question") }
-            guard places.isEmpty, at == nil else {
+            guard ends.isEmpty, at == nil else {
                 throw ValidationError("with --input the questions come from the file (columns from, at, optional within and max_rides): leave out FROM and --at")
             }
             return
@@ -350,6 +350,9 @@ protocol JourneyQueryCommand: DirectlyReadableCommand {
 
 extension JourneyQueryCommand {
     static var takesNegativeNumbers: Bool { true }
+
+    /// The places typed, without the end-of-options marker `--` (validated: no unknown option).
+    var ends: [String] { (try? PositionalWords(places).words) ?? places }
 
     mutating func read(argument: String) {
         places.append(argument)

@@ -97,13 +97,39 @@ final class DirectCommandLineTests: XCTestCase {
         XCTAssertEqual(readDirectly, 3, "the three valid southern-hemisphere questions are read directly")
     }
 
+    /// `--` ends the options, as POSIX has it: the words after it are positional, negative or
+    /// not, and both readers make the same command of them (the API puts `--` before a place
+    /// that starts with a minus).
+    func testDoubleDashEndsTheOptionsInBothReaders() throws {
+        let lines: [(String, [String])] = [
+            ("nearby", ["--", "-33.45", "-70.66"]),
+            ("nearby", ["--radius", "300", "--format", "json", "--", "-33.45,-70.66"]),
+            ("nearby", ["-33.45", "--", "-70.66"]),
+            ("plan", ["--at", "2026-03-02 08:00", "--", "-33.45,-70.66", "-33.44,-70.65"]),
+            ("reach", ["--at", "2026-03-02 08:00", "--format", "json", "--", "-0.001,179.999"]),
+            ("search", ["--limit", "3", "--", "-5"]),
+            ("trip", ["--", "-T1"]),
+        ]
+        for (command, line) in lines {
+            let expected = parsed(command, line)
+            XCTAssertNotNil(expected, "the parser takes \(command) \(line.joined(separator: " "))")
+            XCTAssertEqual(direct(command, line), expected, "\(command) \(line.joined(separator: " "))")
+        }
+        let nearby = try XCTUnwrap(DirectCommandLine.command(from: ["nearby", "--", "-33.45", "-70.66"]) as? NearbyCommand)
+        let point = try Coordinate(words: nearby.point)
+        XCTAssertEqual([point.latitude, point.longitude], [-33.45, -70.66])
+        // After `--`, an option's name is a word: here one too many for a point.
+        XCTAssertThrowsError(try Coordinate(words: ["--", "-33.45", "-70.66", "--radius"]))
+        XCTAssertNil(parsed("nearby", ["--", "-33.45", "-70.66", "--radius", "300"]))
+    }
+
     /// Whatever is not a plain, valid line goes to the parser, which alone answers help and
     /// reports mistakes.
     func testAnythingElseIsLeftToTheParser() {
         let lines: [(String, [String])] = [
             ("nearby", ["--help"]), ("nearby", ["-h"]), ("nearby", ["--version"]),
             ("nearby", ["52.5", "13.3", "--radius", "300", "--radius", "400"]),
-            ("nearby", ["52.5", "13.3", "--bogus"]), ("nearby", ["52.5", "13.3", "--"]),
+            ("nearby", ["52.5", "13.3", "--bogus"]), ("nearby", ["52.5", "--", "13.3", "--radius", "300"]),
             ("nearby", ["52.5", "13.3", "--format", "xml"]), ("nearby", ["52.5", "13.3", "--format"]),
             ("nearby", ["52.5", "13.3", "--explain=yes"]), ("nearby", ["52.5", "13.3", "--explain", "--explain"]),
             ("nearby", ["52.5"]), ("nearby", ["52.5", "13.3", "--input", "q.csv"]), ("nearby", ["52.5", "13.3", "--db", ""]),

@@ -14,9 +14,9 @@ import Glibc
 /// `sqlite3 DB "SELECT 1"`; read directly, 2.7 M instructions and 1.3x.
 ///
 /// The reader only takes the plain, common forms (`--name VALUE`, `--name=VALUE`, flags,
-/// positional arguments) of the options each command declares, and gives up (returns nil) on
-/// anything else: help, `--version`, completion requests, `--`, an unknown or repeated option, a
-/// value that does not convert, a failed validation. The caller then parses the same line with
+/// positional arguments, `--` before the last of them) of the options each command declares,
+/// and gives up (returns nil) on anything else: help, `--version`, completion requests, an
+/// unknown or repeated option, a value that does not convert, a failed validation. The caller then parses the same line with
 /// swift-argument-parser, which answers or reports the mistake exactly as before: this reader
 /// never decides an error. Tests hold its answers equal to the parser's on every option.
 struct DirectCommandLine {
@@ -61,7 +61,14 @@ struct DirectCommandLine {
         var command = CommandDefaults.shared.value(of: Command.self)
         var positionalCount = 0
         while let argument = line.arguments.popFirst() {
-            if argument.hasPrefix("--") {
+            if argument == "--" {
+                // The end of the options: every word after it is positional. An argument read
+                // `.allUnrecognized` keeps the marker among its words, as the parser gives it.
+                if Command.takesNegativeNumbers { command.read(argument: argument) }
+                guard positionalCount + line.arguments.count <= Command.positionalArguments.upperBound else { return nil }
+                positionalCount += line.arguments.count
+                while let word = line.arguments.popFirst() { command.read(argument: word) }
+            } else if argument.hasPrefix("--") {
                 let option = argument.dropFirst(2)
                 guard !option.isEmpty, !option.hasPrefix("-") else { return nil }
                 if let equals = option.firstIndex(of: "=") {
