@@ -2,7 +2,7 @@ import Foundation
 
 /// A small, valid GTFS feed written into a temporary folder, with any file replaced or removed,
 /// so each test states only what it is about.
-public struct FeedFixture {
+public struct FeedFixture: Sendable {
     /// The files of the feed, by name.
     public var files: [String: String]
 

@@ -4,9 +4,9 @@ import Foundation
 /// globe: one route of four stops 300 m apart along the parallel through a point, run both ways
 /// every 20 minutes from 06:00 to 22:00 on every day of 2026, in a given time zone. Longitudes
 /// wrap at ±180°, so a town on the antimeridian has stops on both sides of it.
-public struct TownFeed {
+public struct TownFeed: Sendable {
     /// A stop of the town: its id and position.
-    public struct Stop {
+    public struct Stop: Sendable {
         public let id: String
         public let latitude: Double
         public let longitude: Double

@@ -97,8 +97,9 @@ struct DeparturesCommand: ParsableCommand {
         }
         let stopKeys = try stops.boardingKeys(in: transit) ?? []
         let answer = try departures(from: stopKeys, place: stops.place ?? "", at: at, atName: "--at",
-                                    within: within, limit: limit, now: now, in: transit)
+                                    within: within, limit: limit, now: now, in: transit, sayingWhyEmpty: true)
         options.write(answer.records, from: transit, emptyMessage: answer.emptyMessage)
+        answer.note?.write(for: options.format)
         // Under the table, the alerts active at --at that touch these departures: their stops (and
         // stations), routes, trips, or those routes' types and agencies. The scope is worked out
         // only when some alert is active at all.
@@ -122,8 +123,9 @@ struct DeparturesCommand: ParsableCommand {
 
     /// One question's answer: the departures from `stopKeys` in the window starting `at` (typed
     /// as `atName` in messages; nil: `now`).
+    /// `sayingWhyEmpty`: an empty answer carries its reason (`AnswerNote`).
     private func departures(from stopKeys: [Int], place: String, at: String?, atName: String, within: Int, limit: Int, now: Int,
-                            in transit: TransitDatabase) throws -> BatchAnswer<ShownDeparture> {
+                            in transit: TransitDatabase, sayingWhyEmpty: Bool = false) throws -> BatchAnswer<ShownDeparture> {
         // The feeds being asked: those of the stops, in name order; their zone reads an offset-less --at.
         let askedFeeds = transit.selectedFeeds.filter { feed in stopKeys.contains { FeedKeys.feed(of: $0) == feed.key } }
         let zone = (askedFeeds.first ?? transit.selectedFeeds.first)?.timeZone ?? AgencyTimeZone(identifier: "UTC")!
@@ -157,8 +159,14 @@ struct DeparturesCommand: ParsableCommand {
             }
         }
         let local = zone.localTime(of: start)
+        var note: AnswerNote?
+        if departures.isEmpty && sayingWhyEmpty {
+            let reason = try query.whyEmpty(on: transit, zone: zone)
+            note = AnswerNote(reason, place: place, date: local.date, zones: { transit.feed(named: $0)?.timeZone ?? zone })
+        }
         return BatchAnswer(records: departures, question: "\(place) at \(local.date) \(local.hourMinute)", start: start,
-                           emptyMessage: "No departures from \(place) between \(local.hourMinute) and \(zone.localTime(of: start + within * 60).hourMinute) on \(local.date)")
+                           emptyMessage: "No departures from \(place) between \(local.hourMinute) and \(zone.localTime(of: start + within * 60).hourMinute) on \(local.date)",
+                           note: note)
     }
 }
 

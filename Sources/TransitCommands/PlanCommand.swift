@@ -161,18 +161,21 @@ struct PlanCommand: ParsableCommand {
         let destination = try JourneyEnd(to, name: "TO", in: transit)
         let zone = JourneyOutput.zone(for: [origin.feedKey, destination.feedKey], in: transit)
         let planner = try transit.journeyPlanner()
-        let journeys: [Journey]
-        if let arriveBy {
-            let time = try WallClockTime(arriveBy, name: "--arrive-by").instant(in: zone)
-            journeys = try planner.plan(from: origin.place, to: destination.place, arrivingBy: time, options: try journey.journeyOptions(at: time, in: transit))
-        } else {
-            let time = try WallClockTime(at!, name: "--at").instant(in: zone)
-            journeys = try planner.plan(from: origin.place, to: destination.place, at: time, options: try journey.journeyOptions(at: time, in: transit))
+        let time = try WallClockTime(arriveBy ?? at!, name: arriveBy == nil ? "--at" : "--arrive-by").instant(in: zone)
+        let settings = try journey.journeyOptions(at: time, in: transit)
+        let ask = { [arriveBy] (settings: JourneyOptions) throws -> [Journey] in
+            arriveBy == nil ? try planner.plan(from: origin.place, to: destination.place, at: time, options: settings)
+                : try planner.plan(from: origin.place, to: destination.place, arrivingBy: time, options: settings)
         }
+        let journeys = try ask(settings)
         if options.explain { try JourneyOutput.explain(planner) }
         let output = JourneyOutput(transit: transit, zone: zone)
         if journeys.isEmpty {
-            writeToStandardError("no journey from \(from) to \(to) with at most \(journey.maxRides) ride\(journey.maxRides == 1 ? "" : "s") and walks of at most \(formatDistance(journey.maxWalk)) \(arriveBy == nil ? "leaving at or after --at" : "arriving by --arrive-by") (trips of the day before, the day and the day after)\n")
+            let question = EmptyJourneyQuestion(transit: transit, planner: planner, ends: [("FROM", origin), ("TO", destination)],
+                                                time: time, zone: zone, options: settings)
+            var note = try question.noJourney(replan: ask)
+            note.sentence = "No journey from \(from) to \(to) with at most \(journey.maxRides) ride\(journey.maxRides == 1 ? "" : "s") and walks of at most \(formatDistance(journey.maxWalk)) \(arriveBy == nil ? "leaving at or after --at" : "arriving by --arrive-by"). " + note.sentence
+            note.write(for: options.format)
         }
         writeToStandardOutput(try output.render(journeys, as: options.format, origin: origin, destination: destination))
     }
@@ -245,10 +248,19 @@ struct ReachCommand: ParsableCommand {
         let zone = JourneyOutput.zone(for: [origin.feedKey], in: transit)
         let time = try WallClockTime(at, name: "--at").instant(in: zone)
         let planner = try transit.journeyPlanner()
-        let reached = try planner.reach(from: origin.place, at: time, within: within * 60, options: try journey.journeyOptions(at: time, in: transit))
+        let settings = try journey.journeyOptions(at: time, in: transit)
+        let reached = try planner.reach(from: origin.place, at: time, within: within * 60, options: settings)
         if options.explain { try JourneyOutput.explain(planner) }
-        if reached.isEmpty {
-            writeToStandardError("no stop is reachable from \(from) within \(within) min with walks of at most \(formatDistance(journey.maxWalk))\n")
+        if reached.allSatisfy({ $0.rides == 0 }) {
+            // Nothing, or only walks: say why when the dates or the walk are the reason.
+            let question = EmptyJourneyQuestion(transit: transit, planner: planner, ends: [("FROM", origin)], time: time, zone: zone,
+                                                options: settings)
+            if var note = try question.datesOrWalks() {
+                note.sentence = "No ride from \(from) within \(within) min. " + note.sentence
+                note.write(for: options.format)
+            } else if reached.isEmpty {
+                writeToStandardError("no stop is reachable from \(from) within \(within) min with walks of at most \(formatDistance(journey.maxWalk))\n")
+            }
         }
         writeToStandardOutput(try JourneyOutput(transit: transit, zone: zone).render(reached, start: time, as: options.format))
     }

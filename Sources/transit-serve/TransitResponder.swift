@@ -54,6 +54,7 @@ struct TransitResponder: Sendable {
         var response = response
         if let origin = settings.corsOrigin {
             response.set("Access-Control-Allow-Origin", origin)
+            response.set("Access-Control-Expose-Headers", "Transit-Note")
             response.set("Vary", response.header("Vary").map { $0 + ", Origin" } ?? "Origin")
         }
         response.set("Date", HTTPDate.shared.now())
@@ -133,6 +134,10 @@ struct TransitResponder: Sendable {
             headers.add(name: "Content-Type", value: format.map(contentType(ofFormat:)) ?? jsonType)
             headers.add(name: "Cache-Control", value: cacheControl)
             if let tag { headers.add(name: "ETag", value: tag) }
+            // Why an answer is empty, as the command line says it under --format json (ASCII only).
+            if let note = answer.notes.split(separator: "\n").first(where: { $0.hasPrefix("{\"note\": ") }) {
+                headers.add(name: "Transit-Note", value: String(note))
+            }
             let body = Self.body(format == nil ? ExplainJSON.wrap(answer) : answer.body, headers: &headers, for: request)
             return ServerResponse(status: .ok, headers: headers, body: body)
         case .badRequest:

@@ -19,12 +19,15 @@ struct BatchAnswer<Record: OutputRecord> {
     let emptyMessage: String
     /// The moment asked (departures' `--at`), when the question has one.
     let start: Int?
+    /// Why nothing matched and what to try, when the command works it out.
+    var note: AnswerNote?
 
-    init(records: [Record], question: String, start: Int? = nil, emptyMessage: String) {
+    init(records: [Record], question: String, start: Int? = nil, emptyMessage: String, note: AnswerNote? = nil) {
         self.records = records
         self.question = question
         self.start = start
         self.emptyMessage = emptyMessage
+        self.note = note
     }
 }
 

@@ -115,11 +115,37 @@
     alertsBox.hidden = false;
   }
 
+  let emptyNote = null; // why the last answer was empty ({"note": …}), said to the rider
+
   async function loadDepartures() {
     const options = { cache: 'no-cache' };
     const soon = await api('/api/departures', { stop, at, within: WINDOW_MINUTES, limit: WINDOW_LIMIT, cancelled: 1 }, options);
     if (soon.length >= MIN_ROWS) return soon;
-    return api('/api/departures', { stop, at, within: WIDE_WINDOW_MINUTES, limit: MIN_ROWS, cancelled: 1 }, options);
+    const wide = await api('/api/departures', { stop, at, within: WIDE_WINDOW_MINUTES, limit: MIN_ROWS, cancelled: 1 }, { ...options, withNote: true });
+    emptyNote = wide.note;
+    return wide.result;
+  }
+
+  /** "3 March 2026" from YYYY-MM-DD. */
+  function dayText(date) {
+    const [year, month, day] = (date || '').split('-').map(Number);
+    if (!year || !month || !day) return date || '';
+    return new Intl.DateTimeFormat('en-GB', { day: 'numeric', month: 'long', year: 'numeric', timeZone: 'UTC' }).format(new Date(Date.UTC(year, month - 1, day)));
+  }
+
+  /** What the board says when nothing departs in the next 24 hours, in a rider's words. */
+  function emptyText(note) {
+    const next = note && note.next ? `The next departure is on ${dayText(note.next.slice(0, 10))} at ${note.next.slice(11, 16)}.` : '';
+    switch (note && note.note) {
+      case 'outside_service':
+        return `This timetable runs from ${dayText(note.first_date)} to ${dayText(note.last_date)}: it has no departures for this day. Ask the operator for a newer timetable.`;
+      case 'none_in_window':
+        return `No departures in the next 24 hours. ${next || 'Nothing leaves in the week after either.'}`;
+      case 'not_served':
+        return 'No bus, tram or train picks up passengers at this stop.';
+      default:
+        return 'No departures in the next 24 hours.';
+    }
   }
 
   async function loadRoutes() {
@@ -154,7 +180,8 @@
       }
       if (!timeZone) await loadFeeds(departures.length ? departures[0].feed : null).catch(() => null);
       tbody.replaceChildren(...departures.map(row));
-      message.textContent = departures.length ? '' : 'No departures in the next 24 hours.';
+      message.textContent = departures.length ? '' : emptyText(emptyNote);
+      message.dataset.note = departures.length || !emptyNote ? '' : emptyNote.note;
       if (alerts !== undefined) renderAlerts(alerts);
       lastGood = new Date();
       staleLine.hidden = true;
@@ -166,7 +193,8 @@
         staleLine.hidden = false;
         setState('stale');
       } else {
-        message.textContent = error.message;
+        // A rider gets words, not a command line: an unknown stop is said as such.
+        message.textContent = error.status === 404 ? `There is no stop “${stop}” in this timetable. Check the address of this board.` : error.message;
         setState('error');
       }
     }

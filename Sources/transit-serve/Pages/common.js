@@ -32,6 +32,18 @@ const Transit = (() => {
    * CLI prints with `--format json`). Throws ApiError with the server's message on 400/404/503.
    * `options.signal` aborts (an AbortError is thrown then); `options.cache` is fetch's cache mode.
    */
+  /** Why an answer is empty, as the command's JSON note ({"note": "outside_service", …}) among
+   *  the explained answer's notes; null when there is none. */
+  function noteIn(notes) {
+    const line = (Array.isArray(notes) ? notes : []).find((text) => typeof text === 'string' && text.startsWith('{"note": '));
+    try {
+      return line ? JSON.parse(line) : null;
+    } catch {
+      return null;
+    }
+  }
+
+  /** GET an API path with explain=1; the result, or with options.withNote { result, note }. */
   async function api(path, params = {}, options = {}) {
     const url = apiURL(path, params);
     const explained = url + (url.includes('?') ? '&' : '?') + 'explain=1';
@@ -62,6 +74,7 @@ const Transit = (() => {
       throw new ApiError('the answer has no "result" (was explain=1 ignored?)', { status: response.status, url });
     }
     renderExplain(url, Array.isArray(body.explain) ? body.explain : []);
+    if (options.withNote) return { result: body.result, note: noteIn(body.notes) };
     return body.result;
   }
 
