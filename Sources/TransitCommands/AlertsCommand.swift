@@ -41,7 +41,7 @@ struct AlertsCommand: ParsableCommand {
         let transit = try options.open()
         var listing = AlertListing()
         listing.language = lang
-        if let keys = try stops.boardingKeys(in: transit) {
+        if let keys = try stops.boardingKeys(in: transit, format: options.format) {
             listing.concerning = try AlertListing.Scope.of(stopKeys: keys, in: transit)
         } else if let route {
             do {

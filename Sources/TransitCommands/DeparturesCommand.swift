@@ -95,7 +95,7 @@ struct DeparturesCommand: ParsableCommand {
                          })
             return
         }
-        let stopKeys = try stops.boardingKeys(in: transit) ?? []
+        let stopKeys = try stops.boardingKeys(in: transit, format: options.format) ?? []
         let answer = try departures(from: stopKeys, place: stops.place ?? "", at: at, atName: "--at",
                                     within: within, limit: limit, now: now, in: transit, sayingWhyEmpty: true)
         options.write(answer.records, from: transit, emptyMessage: answer.emptyMessage)

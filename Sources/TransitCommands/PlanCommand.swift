@@ -49,6 +49,8 @@ struct JourneyEnd {
     /// The feed of the stop, when it is one (its zone reads the times typed).
     let feedKey: Int?
     let text: String
+    /// What to say when the text was read as a stop's name (no stop has it as its id).
+    let nameNote: AnswerNote?
 
     /// Checks the positional words: exactly one per name (an unknown `--option` among them is
     /// named as such, since negative degrees must pass as words; `--` ends the options).
@@ -67,12 +69,14 @@ struct JourneyEnd {
             let point = try Coordinate(text, option: name)
             place = .point(latitude: point.latitude, longitude: point.longitude)
             feedKey = nil
+            nameNote = nil
             return
         }
         do {
-            let stop = try transit.stop(named: text)
-            place = .stops(keys: try transit.boardingKeys(for: stop))
-            feedKey = stop.feedKey
+            let choice = try transit.stops(identifiedOrCalled: text)
+            place = .stops(keys: try transit.boardingKeys(for: choice))
+            feedKey = choice.stops[0].feedKey
+            nameNote = choice.isByName ? AnswerNote(readAsName: choice, about: name) : nil
         } catch let error as TransitError {
             throw usageError(error, about: name)
         }
@@ -159,6 +163,7 @@ struct PlanCommand: ParsableCommand {
         }
         let origin = try JourneyEnd(from, name: "FROM", in: transit)
         let destination = try JourneyEnd(to, name: "TO", in: transit)
+        for end in [origin, destination] { end.nameNote?.write(for: options.format) }
         let zone = JourneyOutput.zone(for: [origin.feedKey, destination.feedKey], in: transit)
         let planner = try transit.journeyPlanner()
         let time = try WallClockTime(arriveBy ?? at!, name: arriveBy == nil ? "--at" : "--arrive-by").instant(in: zone)
@@ -245,6 +250,7 @@ struct ReachCommand: ParsableCommand {
         }
         let at = self.at!
         let origin = try JourneyEnd(from, name: "FROM", in: transit)
+        origin.nameNote?.write(for: options.format)
         let zone = JourneyOutput.zone(for: [origin.feedKey], in: transit)
         let time = try WallClockTime(at, name: "--at").instant(in: zone)
         let planner = try transit.journeyPlanner()

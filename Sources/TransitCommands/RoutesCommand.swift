@@ -33,7 +33,7 @@ struct RoutesCommand: ParsableCommand {
         let transit = try options.open()
         var listing = RouteListing()
         listing.typeFilter = type
-        listing.stopKeys = try stops.boardingKeys(in: transit)
+        listing.stopKeys = try stops.boardingKeys(in: transit, format: options.format)
         let routes = try listing.run(on: transit)
         let place = stops.place.map { " calling at \($0)" } ?? ""
         options.write(routes.map(ListedRoute.init), from: transit, emptyMessage: "No routes\(place)" + (type.map { " of type \($0)" } ?? ""))

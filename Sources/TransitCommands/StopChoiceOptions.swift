@@ -4,7 +4,7 @@ import GTFS
 /// `--stop ID | --near LAT,LON [--radius M]`, shared by the commands that ask about the boarding
 /// points of a stop or of a place (`departures`, `routes`).
 struct StopChoiceOptions: ParsableArguments {
-    @Option(name: .long, help: ArgumentHelp("A stop: stop_id, or FEED:stop_id when several feeds have it (a station includes its platforms).", valueName: "id"))
+    @Option(name: .long, help: ArgumentHelp("A stop: stop_id, or FEED:stop_id when several feeds have it, or its name (a station includes its platforms).", valueName: "id"))
     var stop: String?
 
     @Option(name: .long, parsing: .unconditional, help: ArgumentHelp("The boarding points near LAT,LON.", valueName: "lat,lon"))
@@ -24,11 +24,13 @@ struct StopChoiceOptions: ParsableArguments {
     }
 
     /// The keys of the boarding points chosen, or nil when neither option was given. An unknown or
-    /// ambiguous stop is a usage error.
-    func boardingKeys(in transit: TransitDatabase) throws -> [Int]? {
+    /// ambiguous stop is a usage error; a stop given by name is said on stderr (in `format`).
+    func boardingKeys(in transit: TransitDatabase, format: OutputFormat) throws -> [Int]? {
         if let stop {
             do {
-                return try transit.boardingKeys(forStopID: stop)
+                let choice = try transit.stops(identifiedOrCalled: stop)
+                if choice.isByName { AnswerNote(readAsName: choice, about: "--stop").write(for: format) }
+                return try transit.boardingKeys(for: choice)
             } catch let error as TransitError {
                 throw usageError(error)
             }

@@ -134,9 +134,10 @@ struct TransitResponder: Sendable {
             headers.add(name: "Content-Type", value: format.map(contentType(ofFormat:)) ?? jsonType)
             headers.add(name: "Cache-Control", value: cacheControl)
             if let tag { headers.add(name: "ETag", value: tag) }
-            // Why an answer is empty, as the command line says it under --format json (ASCII only).
-            if let note = answer.notes.split(separator: "\n").first(where: { $0.hasPrefix("{\"note\": ") }) {
-                headers.add(name: "Transit-Note", value: String(note))
+            // Why an answer is empty, or how a name was read: each JSON note the command line
+            // prints under --format json, one header field each.
+            for note in answer.notes.split(separator: "\n") where note.hasPrefix("{\"note\": ") {
+                headers.add(name: "Transit-Note", value: Self.asciiJSON(note))
             }
             let body = Self.body(format == nil ? ExplainJSON.wrap(answer) : answer.body, headers: &headers, for: request)
             return ServerResponse(status: .ok, headers: headers, body: body)
@@ -161,6 +162,21 @@ struct TransitResponder: Sendable {
         hash.add(request.target)
         if followsClock { hash.add(UInt64(bitPattern: Int64(time(nil) / 60))) }
         return hash.quotedHex
+    }
+
+    /// A JSON text with every character beyond ASCII written as `\\uXXXX` (UTF-16, as JSON has
+    /// it), so it travels in a header whatever the names in it.
+    static func asciiJSON(_ text: Substring) -> String {
+        var result = ""
+        for unit in text.utf16 {
+            if unit < 0x80 {
+                result.unicodeScalars.append(Unicode.Scalar(UInt8(unit)))
+            } else {
+                let hex = String(unit, radix: 16)
+                result += "\\u" + String(repeating: "0", count: 4 - hex.count) + hex
+            }
+        }
+        return result
     }
 
     /// Whether an If-None-Match header names `tag`, its gzip form, or is `*`.

@@ -65,7 +65,7 @@ final class DeparturesCommandTests: XCTestCase {
             (["--stop", "HBF", "--radius", "300"], "--radius goes with --near"),
             (["--near", "1,2", "--radius", "0"], "--radius must be above 0"),
             (["--stop", "HBF", "--limit", "-1"], "--limit must be 0"),
-            (["--stop", "NOPE"], "no stop has stop_id 'NOPE'; find stops by name with `transit search TEXT`"),
+            (["--stop", "NOPE"], "no stop has stop_id 'NOPE' or a name like it; find stops by name with `transit search TEXT`"),
             (["--stop", "'; DROP TABLE stops; --"], "no stop has stop_id"),
         ]
         for (arguments, fragment) in cases {

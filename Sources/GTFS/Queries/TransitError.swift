@@ -24,6 +24,9 @@ public enum TransitError: Error, CustomStringConvertible, Equatable {
     case ambiguousTrip(id: String, candidates: [String])
     /// A bare id that several feeds have: the candidates as `FEED:ID` with the stop's name.
     case ambiguousStop(id: String, candidates: [String])
+    /// Words given for a stop match no stop id and the names of several stops that are not one
+    /// place: the candidates, each with what tells it apart (`StopChoice`).
+    case ambiguousStopName(text: String, candidates: [String])
     /// `--feed` or `feeds remove` named a feed the database does not hold.
     case unknownFeed(name: String, known: [String])
     /// A feed's agency time zone is not in this system's tz database.
@@ -47,7 +50,7 @@ public enum TransitError: Error, CustomStringConvertible, Equatable {
             let feed = source.isEmpty ? "FEED" : TransitError.shellQuoted(source)
             return "\(path) was written by an earlier transit (schema \(found), one feed\(source.isEmpty ? "" : " from \(source)")); re-import that feed to upgrade it: transit import \(feed) --db \(TransitError.shellQuoted(path))"
         case .unknownStop(let id):
-            return "no stop has stop_id '\(id)'; find stops by name with `transit search TEXT`"
+            return "no stop has stop_id '\(id)' or a name like it; find stops by name with `transit search TEXT`"
         case let .unknownStopInFeeds(id, feeds):
             return "no stop of feed \(feeds.joined(separator: ", ")) has stop_id '\(id)' (--feed leaves the others out); find stops by name with `transit search TEXT`"
         case let .feedNotSelected(id, feed, selected):
@@ -62,6 +65,8 @@ public enum TransitError: Error, CustomStringConvertible, Equatable {
             return "several feeds have trip_id '\(id)'; give one as FEED:ID: " + candidates.joined(separator: ", ")
         case let .ambiguousStop(id, candidates):
             return "several feeds have stop_id '\(id)'; give one as FEED:ID: " + candidates.joined(separator: ", ")
+        case let .ambiguousStopName(text, candidates):
+            return "no stop has stop_id '\(text)', and it is the name of several stops; give one's stop_id: " + candidates.joined(separator: "; ")
         case let .unknownFeed(name, known):
             return "no feed is named '\(name)'; " + (known.isEmpty ? "the database holds no feeds" : "the feeds are " + known.joined(separator: ", "))
         case let .unknownTimeZone(feed, zone):

@@ -29,6 +29,17 @@ struct AnswerNote {
 }
 
 extension AnswerNote {
+    /// How words were read as a stop's name where an id is asked (`about`: "FROM", "--stop"):
+    ///
+    ///     {"note": "stop_by_name", "about": "FROM", "text": "westlake", "stop_ids": ["1121"]}
+    init(readAsName choice: StopChoice, about name: String) {
+        let ids = choice.stops.map(\.stopID)
+        let what = ids.count == 1 ? "the stop \(choice.stops[0].name) (stop_id \(ids[0]))"
+            : "the \(ids.count) stops named \(choice.stops[0].name) (stop_ids \(ids.joined(separator: ", ")))"
+        self.init(kind: "stop_by_name", fields: [("about", .text(name)), ("text", .text(choice.text)), ("stop_ids", .list(ids))],
+                  sentence: "\(name): '\(choice.text)' is no stop_id; read as \(what)")
+    }
+
     /// Why `departures` found nothing at `place` (`stop HBF`, `500 m of LAT,LON`) on `date`.
     init(_ reason: EmptyDepartures, place: String, date: ServiceDate, zones: (String) -> AgencyTimeZone) {
         /// A departure's moment in its feed's zone, as the note's fields, the `--at` to try and

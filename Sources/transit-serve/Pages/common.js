@@ -35,12 +35,16 @@ const Transit = (() => {
   /** Why an answer is empty, as the command's JSON note ({"note": "outside_service", …}) among
    *  the explained answer's notes; null when there is none. */
   function noteIn(notes) {
-    const line = (Array.isArray(notes) ? notes : []).find((text) => typeof text === 'string' && text.startsWith('{"note": '));
-    try {
-      return line ? JSON.parse(line) : null;
-    } catch {
-      return null;
+    for (const text of Array.isArray(notes) ? notes : []) {
+      if (typeof text !== 'string' || !text.startsWith('{"note": ')) continue;
+      try {
+        const note = JSON.parse(text);
+        if (note.note !== 'stop_by_name') return note;
+      } catch {
+        // not a note after all
+      }
     }
+    return null;
   }
 
   /** GET an API path with explain=1; the result, or with options.withNote { result, note }. */
