@@ -60,7 +60,7 @@ struct PositionalWords {
     init(_ typed: [String]) throws {
         let marker = typed.firstIndex(of: "--") ?? typed.endIndex
         if let option = typed[..<marker].first(where: { $0.hasPrefix("--") }) {
-            throw ValidationError("unknown option '\(option)'")
+            throw ValidationError("Unknown option '\(option)'")
         }
         words = Array(typed[..<marker]) + typed[marker...].dropFirst()
     }

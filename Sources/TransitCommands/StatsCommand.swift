@@ -25,10 +25,19 @@ struct StatsCommand: ParsableCommand {
     @OptionGroup var options: QueryOptions
 
     func validate() throws {
-        if let date, StatsCommand.parseDate(date) == nil {
-            throw ValidationError("--date takes YYYY-MM-DD, got '\(date)'")
-        }
+        if let date { _ = try StatsCommand.validDate(date) }
         if options.format == .geojson { throw ValidationError("stats has no places to map: use --format table, json or csv") }
+    }
+
+    /// `--date`'s value read, or a usage error saying whether it is not in the form YYYY-MM-DD or
+    /// not a date of the calendar (2026-02-30), as `--at` says it.
+    static func validDate(_ text: String, option: String = "--date") throws -> ServiceDate {
+        if let date = parseDate(text) { return date }
+        let parts = text.split(separator: "-", omittingEmptySubsequences: false)
+        if parts.count == 3, parts.map(\.count) == [4, 2, 2], parts.allSatisfy({ $0.utf8.allSatisfy { $0 >= 0x30 && $0 <= 0x39 } }) {
+            throw ValidationError("\(option): \(text) is not a date")
+        }
+        throw ValidationError("\(option) takes YYYY-MM-DD, got '\(text)'")
     }
 
     static func parseDate(_ text: String) -> ServiceDate? {

@@ -78,7 +78,15 @@ struct TransitCommand: ParsableCommand {
         }
         if let first = arguments.first,
            let subcommand = configuration.subcommands.first(where: { $0.configuration.commandName == first }) {
-            return try subcommand.parseAsRoot(Array(arguments.dropFirst()))
+            do {
+                return try subcommand.parseAsRoot(Array(arguments.dropFirst()))
+            } catch where exitCode(for: error) == .validationFailure {
+                // An undeclared option is the mistake to name, whatever failed first.
+                if let option = UnknownOption.first(in: Array(arguments.dropFirst()), of: subcommand) {
+                    throw UnknownOption.error(option, of: subcommand)
+                }
+                throw error
+            }
         }
         return try parseAsRoot(arguments)
     }

@@ -34,7 +34,7 @@ struct TripCommand: ParsableCommand {
     @OptionGroup var options: QueryOptions
 
     func validate() throws {
-        if let date, StatsCommand.parseDate(date) == nil { throw ValidationError("--date takes YYYY-MM-DD, got '\(date)'") }
+        if let date { _ = try StatsCommand.validDate(date) }
         guard maxAge >= 0 else { throw ValidationError("--max-age takes minutes, 0 or more") }
     }
 

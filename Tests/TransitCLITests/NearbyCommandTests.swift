@@ -82,7 +82,7 @@ final class NearbyCommandTests: XCTestCase {
             (["1", "2", "--radius", "-5"], "--radius must be above 0"),
             (["1", "2", "--limit", "-1"], "--limit must be 0"),
             (["1", "2", "--format", "xml"], "'xml' is invalid for '--format"),
-            (["1", "2", "--bogus"], "unknown option '--bogus'"),
+            (["1", "2", "--bogus"], "Unknown option '--bogus'"),
         ]
         for (arguments, fragment) in cases {
             let run = try nearby(arguments)

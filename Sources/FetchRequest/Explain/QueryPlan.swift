@@ -46,6 +46,8 @@ public struct QueryPlan: Sendable, Equatable {
             let name = rest.split(separator: " ").first.map(String.init) ?? String(rest)
             // Subquery results and constant rows are not tables of the database.
             if name.hasPrefix("CONSTANT") || name == "SUBQUERY" || name.hasPrefix("(") { return nil }
+            // SQLite's own schema table (read to check the file, a few rows) is no table of ours.
+            if name == "sqlite_master" || name == "sqlite_schema" || name == "sqlite_temp_master" { return nil }
             return name
         }
     }

@@ -71,7 +71,13 @@ public struct HostedQuestion: Sendable {
         guard let type = TransitCommand.configuration.subcommands.first(where: { $0.configuration.commandName == arguments[0] }) else {
             throw ValidationError("not a question transit answers: \(arguments[0])")
         }
-        let command = try type.parseAsRoot(Array(arguments.dropFirst()))
+        let command: ParsableCommand
+        do {
+            command = try type.parseAsRoot(Array(arguments.dropFirst()))
+        } catch where TransitCommand.exitCode(for: error) == .validationFailure {
+            if let option = UnknownOption.first(in: Array(arguments.dropFirst()), of: type) { throw UnknownOption.error(option, of: type) }
+            throw error
+        }
         guard answeredTypes.contains(where: { $0 == Swift.type(of: command) }) else {
             throw ValidationError("not a question transit answers: \(arguments.prefix(2).joined(separator: " "))")
         }
