@@ -82,8 +82,9 @@ final class PlanCommandTests: XCTestCase {
         let journeys = try plan(["A", "D", "--at", "2026-03-02 08:00"], db: db)
         XCTAssertEqual(summary(journeys), ["1 08:05:00-09:00:00 3:A>D", "2 08:00:00-08:35:00 1:A>C 2:C>D"])
         let first = try XCTUnwrap((journeys[1]["legs"] as? [[String: Any]])?.first)
-        XCTAssertEqual(Set(first.keys), ["mode", "feed", "trip_id", "route_id", "route_short_name", "from_stop_id", "to_stop_id",
-                                         "departure", "arrival", "realtime"])
+        let ends = ["from", "to"].flatMap { end in ["stop_id", "name", "platform", "lat", "lon"].map { "\(end)_\($0)" } }
+        XCTAssertEqual(Set(first.keys), Set(["mode", "feed", "trip_id", "route_id", "route_short_name", "route_long_name", "route_color",
+                                             "route_text_color", "headsign", "departure", "arrival", "realtime"] + ends))
         XCTAssertEqual(first["trip_id"] as? String, "T1")
         XCTAssertEqual(first["departure"] as? String, "2026-03-02T08:00:00+01:00")
         XCTAssertEqual(first["realtime"] as? Bool, false)
@@ -129,7 +130,8 @@ final class PlanCommandTests: XCTestCase {
         let journeys = try plan(["A", "D", "--at", "2026-03-02 08:00"], db: db)
         XCTAssertEqual(summary(journeys).last, "2 08:00:00-08:35:00 1:A>C walk:C>C2 2:C2>D")
         let walk = try XCTUnwrap((journeys.last?["legs"] as? [[String: Any]])?[1])
-        XCTAssertEqual(Set(walk.keys), ["mode", "from_stop_id", "to_stop_id", "seconds", "metres"])
+        let ends = ["from", "to"].flatMap { end in ["stop_id", "name", "platform", "lat", "lon"].map { "\(end)_\($0)" } }
+        XCTAssertEqual(Set(walk.keys), Set(["mode", "departure", "arrival", "seconds", "metres"] + ends))
         XCTAssertEqual(walk["metres"] as? Int, 145)
         XCTAssertEqual(walk["seconds"] as? Int, 109, "⌈145 m / 1.33 m/s⌉")
         // With walks of at most 100 m, no change.

@@ -3,11 +3,11 @@ import FetchRequest
 
 /// Writes `plan`'s journeys and `reach`'s stops as a table, JSON or GeoJSON.
 ///
-/// JSON is exactly `{"journeys": [{"departure", "arrival", "rides", "legs": [...]}]}` with ride
-/// legs `{"mode": "ride", "feed", "trip_id", "route_id", "route_short_name", "from_stop_id",
-/// "to_stop_id", "departure", "arrival", "realtime"}` and walk legs `{"mode": "walk",
-/// "from_stop_id", "to_stop_id", "seconds", "metres"}` (null ids for a point); `reach` is
-/// `{"stops": [{"stop_id", "arrival", "rides"}]}`. Times are ISO 8601 with the zone's offset.
+/// JSON is `{"journeys": [{"departure", "arrival", "rides", "legs": [...]}]}`, each leg with both
+/// ends (`from_`/`to_` + `stop_id`, `name`, `platform`, `lat`, `lon`; a point end has null id,
+/// name and platform), its times, and for a ride the trip and route (colours, headsign), for a walk
+/// its seconds and metres; `reach` is `{"stops": [{"feed", "stop_id", "name", "lat", "lon",
+/// "arrival", "minutes", "rides"}]}`. Times are ISO 8601 with the zone's offset (docs/journeys.md).
 struct JourneyOutput {
     let transit: TransitDatabase
     /// The zone every time is written in: that of the origin's feed.
@@ -60,7 +60,7 @@ struct JourneyOutput {
     func render(_ journeys: [Journey], as format: OutputFormat, origin: JourneyEnd, destination: JourneyEnd) throws -> String {
         let details = try JourneyDetails(of: journeys, in: transit)
         switch format {
-        case .json: return json(journeys, details: details) + "\n"
+        case .json: return json(journeys, details: details, origin: origin, destination: destination) + "\n"
         case .geojson: return geoJSON(journeys, details: details, origin: origin, destination: destination) + "\n"
         default: return table(journeys, details: details, origin: origin, destination: destination)
         }
@@ -71,9 +71,27 @@ struct JourneyOutput {
         return JSONText.quote(stop.stopID)
     }
 
-    private func json(_ journeys: [Journey], details: JourneyDetails) -> String {
+    /// One end of a leg as JSON fields named `prefix_…`: the stop's id, name, position and
+    /// platform, or for a point end (`point`, the place typed) a null id and name and the point's position.
+    private func end(_ prefix: String, _ key: Int?, _ details: JourneyDetails, point: JourneyEnd) -> String {
+        var latitude: Double?, longitude: Double?
+        var fields = "\"\(prefix)_stop_id\": \(stopID(key, details)), "
+        if let key, let stop = details.stops[key] {
+            (latitude, longitude) = (stop.latitude, stop.longitude)
+            fields += "\"\(prefix)_name\": \(JSONText.quote(stop.name)), \"\(prefix)_platform\": \(stop.platformCode.map(JSONText.quote) ?? "null"), "
+        } else {
+            if case let .point(lat, lon) = point.place { (latitude, longitude) = (lat, lon) }
+            fields += "\"\(prefix)_name\": null, \"\(prefix)_platform\": null, "
+        }
+        return fields + "\"\(prefix)_lat\": \(latitude.map { formatDecimal($0, decimals: 7) } ?? "null"), "
+            + "\"\(prefix)_lon\": \(longitude.map { formatDecimal($0, decimals: 7) } ?? "null")"
+    }
+
+    private func json(_ journeys: [Journey], details: JourneyDetails, origin: JourneyEnd, destination: JourneyEnd) -> String {
         let items = journeys.map { journey -> String in
-            let legs = journey.legs.map { leg -> String in
+            let legs = journey.legs.enumerated().map { position, leg -> String in
+                let ends = end("from", leg.fromStop, details, point: position == 0 ? origin : destination) + ", "
+                    + end("to", leg.toStop, details, point: destination)
                 switch leg.mode {
                 case .ride:
                     let trip = leg.trip.flatMap { details.trips[$0] }
@@ -81,12 +99,13 @@ struct JourneyOutput {
                     let feed = leg.trip.map { transit.feedName(ofKey: $0) } ?? ""
                     return "{\"mode\": \"ride\", \"feed\": \(JSONText.quote(feed)), \"trip_id\": \(JSONText.quote(trip?.tripID ?? "")), "
                         + "\"route_id\": \(JSONText.quote(route?.routeID ?? "")), \"route_short_name\": \(route?.shortName.map(JSONText.quote) ?? "null"), "
-                        + "\"from_stop_id\": \(stopID(leg.fromStop, details)), \"to_stop_id\": \(stopID(leg.toStop, details)), "
-                        + "\"departure\": \(JSONText.quote(iso(leg.departure))), \"arrival\": \(JSONText.quote(iso(leg.arrival))), "
+                        + "\"route_long_name\": \(route?.longName.map(JSONText.quote) ?? "null"), \"route_color\": \(route?.color.map(JSONText.quote) ?? "null"), "
+                        + "\"route_text_color\": \(route?.textColor.map(JSONText.quote) ?? "null"), \"headsign\": \(trip?.headsign.map(JSONText.quote) ?? "null"), "
+                        + ends + ", \"departure\": \(JSONText.quote(iso(leg.departure))), \"arrival\": \(JSONText.quote(iso(leg.arrival))), "
                         + "\"realtime\": \(leg.isRealtime)}"
                 case .walk:
-                    return "{\"mode\": \"walk\", \"from_stop_id\": \(stopID(leg.fromStop, details)), \"to_stop_id\": \(stopID(leg.toStop, details)), "
-                        + "\"seconds\": \(leg.seconds), \"metres\": \(leg.metres)}"
+                    return "{\"mode\": \"walk\", " + ends + ", \"departure\": \(JSONText.quote(iso(leg.departure))), "
+                        + "\"arrival\": \(JSONText.quote(iso(leg.arrival))), \"seconds\": \(leg.seconds), \"metres\": \(leg.metres)}"
                 }
             }
             return "{\"departure\": \(JSONText.quote(iso(journey.departure))), \"arrival\": \(JSONText.quote(iso(journey.arrival))), "
@@ -104,7 +123,9 @@ struct JourneyOutput {
         let style = TableStyle.current
         var lines: [String] = []
         for (index, journey) in journeys.enumerated() {
-            let minutes = (journey.arrival - journey.departure + 59) / 60
+            // One rounding rule: clock times are shown to the minute rounded down, and every
+            // duration is the difference of the clock times shown, so the lines add up.
+            let minutes = Self.minutes(from: journey.departure, to: journey.arrival)
             let rides = journey.rides == 1 ? "1 ride" : "\(journey.rides) rides"
             lines.append("\(style.color ? CellStyle.bold : "")Journey \(index + 1): \(clock(journey.departure)) → \(clock(journey.arrival)), \(minutes) min, \(rides)\(style.color ? CellStyle.reset : "")")
             for (position, leg) in journey.legs.enumerated() {
@@ -118,14 +139,19 @@ struct JourneyOutput {
                                             : label
                     lines.append("  \(clock(leg.departure))  \(badge)  \(from) → \(to)  (arrives \(clock(leg.arrival)))")
                 case .walk:
-                    let walkMinutes = (leg.seconds + 59) / 60
-                    lines.append("  \(clock(leg.departure))  walk \(formatDistance(Double(leg.metres))), \(walkMinutes) min  \(from) → \(to)")
+                    let walkMinutes = Self.minutes(from: leg.departure, to: leg.arrival)
+                    lines.append("  \(clock(leg.departure))  walk \(formatDistance(Double(leg.metres))), \(walkMinutes == 0 ? "<1" : String(walkMinutes)) min  \(from) → \(to)")
                 }
             }
             lines.append("")
         }
         if !lines.isEmpty { lines.removeLast() }
         return lines.isEmpty ? "" : lines.joined(separator: "\n") + "\n"
+    }
+
+    /// The whole minutes between the clock times shown for `start` and `end` (each rounded down).
+    static func minutes(from start: Int, to end: Int) -> Int {
+        Int((Double(end) / 60).rounded(.down)) - Int((Double(start) / 60).rounded(.down))
     }
 
     /// A GeoJSON position: `[longitude, latitude]` to 6 decimals (about 0.1 m).
@@ -193,7 +219,12 @@ struct JourneyOutput {
         switch format {
         case .json:
             let items = reached.map { stop in
-                "{\"stop_id\": \(stopID(stop.stop, details)), \"arrival\": \(JSONText.quote(iso(stop.arrival))), \"rides\": \(stop.rides)}"
+                let record = details.stops[stop.stop]
+                return "{\"feed\": \(JSONText.quote(transit.feedName(ofKey: stop.stop))), \"stop_id\": \(stopID(stop.stop, details)), "
+                    + "\"name\": \(record.map { JSONText.quote($0.name) } ?? "null"), "
+                    + "\"lat\": \(record?.latitude.map { formatDecimal($0, decimals: 7) } ?? "null"), "
+                    + "\"lon\": \(record?.longitude.map { formatDecimal($0, decimals: 7) } ?? "null"), "
+                    + "\"arrival\": \(JSONText.quote(iso(stop.arrival))), \"minutes\": \((stop.arrival - start) / 60), \"rides\": \(stop.rides)}"
             }
             return "{\"stops\": [" + items.joined(separator: ", ") + "]}\n"
         case .geojson:
