@@ -56,6 +56,34 @@ final class FaultTests: XCTestCase {
         XCTAssertEqual(directory.contents(), ["db.sqlite"], "the next import checkpointed and removed the log killed imports left")
     }
 
+    /// A writer killed halfway through a change in rollback-journal mode (an import between its
+    /// journal switches) leaves a hot journal that only a writable open may undo: the next query
+    /// undoes it and answers, where it used to fail every read with "attempt to write a readonly
+    /// database" and call the file "not a transit database".
+    func testAChangeLeftInTheJournalByAKilledWriterIsUndoneByTheNextQuery() throws {
+        let database = directory.file("db.sqlite")
+        try importDemo(database)
+        let before = databaseFingerprint(database)
+        // Python's sqlite3 as the killed writer: a one-page cache makes the change spill into the
+        // file (journal synced first), and the process kills itself before committing.
+        let writer = try CommandRun.run("/usr/bin/env", ["python3", "-c", """
+            import os, sqlite3, sys
+            db = sqlite3.connect(sys.argv[1], isolation_level=None)
+            db.execute("PRAGMA cache_size = 2")
+            db.execute("BEGIN")
+            db.execute("DELETE FROM stops")
+            db.execute("CREATE TABLE junk AS WITH RECURSIVE n(i) AS (SELECT 1 UNION ALL SELECT i + 1 FROM n WHERE i < 500) SELECT randomblob(4000) FROM n")
+            os.kill(os.getpid(), 9)
+            """, database])
+        XCTAssertEqual(writer.status, 128 + SIGKILL, writer.stderr)
+        XCTAssertEqual(directory.contents(), ["db.sqlite", "db.sqlite-journal"], "the killed writer left its journal")
+        let feeds = try CommandRun.transit(["feeds", "--format", "csv", "--db", database])
+        XCTAssertEqual(feeds.status, 0, feeds.stderr)
+        XCTAssertEqual(feeds.stdout.split(separator: "\r\n").dropFirst().map { String($0.prefix { $0 != "," }) }, ["lindenau"])
+        XCTAssertEqual(directory.contents(), ["db.sqlite"], "the query undid the change and removed the journal")
+        XCTAssertEqual(databaseFingerprint(database), before)
+    }
+
     func testKilledFirstImportLeavesNoDatabaseAndTheNextImportCleansUp() throws {
         guard let feed = Paths.sharedFeed("vilnius.zip") else {
             throw XCTSkip("../shared/feeds/vilnius.zip is absent: the kill -9 test needs an import that takes a while")

@@ -41,7 +41,9 @@ public final class Database {
         var pointer: OpaquePointer?
         let flags: Int32
         switch mode {
-        case .readOnly: flags = SQLITE_OPEN_READONLY | SQLITE_OPEN_NOMUTEX
+        case .readOnly:
+            Database.rollBackUnfinishedChange(at: path)
+            flags = SQLITE_OPEN_READONLY | SQLITE_OPEN_NOMUTEX
         case .readWrite: flags = SQLITE_OPEN_READWRITE | SQLITE_OPEN_CREATE | SQLITE_OPEN_NOMUTEX
         }
         let code = sqlite3_open_v2(path, &pointer, flags, nil)

@@ -34,8 +34,15 @@ public struct DatabaseError: Error, CustomStringConvertible, Sendable {
     /// True when the statement was interrupted (`SQLITE_INTERRUPT`): a signal, or a time budget
     /// (`Database.limitTime`) ran out.
     public var isInterrupt: Bool { code & 0xFF == SQLITE_INTERRUPT }
+    /// True when a killed writer left a change in the rollback journal that this read-only
+    /// connection may not roll back (`SQLITE_READONLY_ROLLBACK`: the file or its folder is read-only).
+    public var isUnfinishedChange: Bool { code == SQLITE_READONLY | 3 << 8 }
 
     public var description: String {
+        if isUnfinishedChange {
+            return "a process was killed while changing the database and left its rollback journal (the file ending in -journal) beside it, "
+                + "which only a writable open can undo: run any transit command on it where the file and its folder are writable"
+        }
         var text = "SQLite error \(code): \(message)"
         if let sql {
             text += " - while executing `\(sql)`"

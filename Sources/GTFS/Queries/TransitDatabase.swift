@@ -35,6 +35,8 @@ public final class TransitDatabase {
             kind = try DatabaseFile.inspect(database)
         } catch let error as DatabaseError where error.isBusy {
             throw TransitError.busy(path: path)
+        } catch let error as DatabaseError where error.isUnfinishedChange {
+            throw TransitError.unfinishedChange(path: path)
         } catch let error as DatabaseError {
             throw TransitError.notATransitDatabase(path: path, reason: error.message)
         }

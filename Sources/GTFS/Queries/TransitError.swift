@@ -33,6 +33,9 @@ public enum TransitError: Error, CustomStringConvertible, Equatable {
     case unknownTimeZone(feed: String, zone: String)
     /// Another process holds the database's write lock.
     case busy(path: String)
+    /// A process killed while changing the database left its rollback journal, and this read-only
+    /// open may not undo it (the file or its folder is read-only).
+    case unfinishedChange(path: String)
     /// A feed was imported before journey planning existed: it has no planner timetable.
     case noPlannerTimetable(feed: String)
 
@@ -40,6 +43,8 @@ public enum TransitError: Error, CustomStringConvertible, Equatable {
         switch self {
         case .noDatabase(let path):
             return "no database at \(path): run `transit import FEED` first (or give --db PATH)"
+        case .unfinishedChange(let path):
+            return "\(path) holds a change a killed process left unfinished in \(path)-journal, which only a writable open can undo: run this command once where \(path) and its folder are writable"
         case let .notATransitDatabase(path, reason):
             return "\(path) is not a transit database (\(reason)): re-import it with `transit import FEED --db \(path)`"
         case let .schemaMismatch(path, found, expected):
