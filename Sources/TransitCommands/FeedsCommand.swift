@@ -32,7 +32,8 @@ struct FeedsListCommand: ParsableCommand {
     func run() throws {
         let transit = try options.open()
         // The feed is the table's first column already.
-        writeToStandardOutput(OutputRenderer.render(transit.selectedFeeds.map(ListedFeed.init), as: options.format,
+        let listed = try transit.selectedFeeds.map { ListedFeed($0, extent: try FeedExtent.of($0, in: transit.database)) }
+        writeToStandardOutput(OutputRenderer.render(listed, as: options.format,
                                                     emptyMessage: "The database holds no feeds: add one with `transit import FEED`"))
     }
 }
@@ -97,20 +98,24 @@ struct FeedsUpgradeCommand: ParsableCommand {
 struct ListedFeed: OutputRecord {
     let feed: String
     let record: Feed
+    /// Where its stops lie (nil when none has a position).
+    let extent: FeedExtent?
 
-    init(_ record: Feed) {
+    init(_ record: Feed, extent: FeedExtent?) {
         self.record = record
+        self.extent = extent
         feed = record.name
     }
 
     static let fieldNames = ["agencies", "time_zone", "stops", "stop_times", "trips", "routes", "first_date", "last_date",
-                             "imported", "source"]
+                             "imported", "source", "south", "west", "north", "east"]
     var fieldValues: [OutputValue] {
         [.list(record.agencies), .text(record.timeZone.identifier), .integer(record.stops), .integer(record.stopTimes),
          .integer(record.trips), .integer(record.routes),
          record.serviceDates.map { .text($0.lowerBound.description) } ?? .null,
          record.serviceDates.map { .text($0.upperBound.description) } ?? .null,
          .text(record.importedAt), .text(record.source)]
+            + [extent?.south, extent?.west, extent?.north, extent?.east].map { $0.map { .number($0, decimals: 6) } ?? .null }
     }
     var coordinate: (latitude: Double, longitude: Double)? { nil }
     static let tableHeaders = ["Feed", "Agencies", "Time zone", "Stops", "Stop times", "Service", "Imported", "Source"]

@@ -78,7 +78,7 @@ struct TripCommand: ParsableCommand {
                 route = CellStyle.badge(RouteColors(color: colors.color, textColor: colors.textColor)).escape + route + CellStyle.reset
             }
             var header = "Trip \(trip.tripID)" + (transit.feeds.count > 1 ? " (\(trip.feed.name))" : "") + ": route \(route)"
-            if let headsign = trip.headsign { header += " to \(headsign)" }
+            if let towards = trip.towards { header += " \(towards)" }
             if let direction = trip.directionID { header += ", direction \(direction)" + (trip.directionName.map { " (\($0))" } ?? "") }
             if let agency = trip.agencyName { header += ", \(agency)" }
             writeToStandardOutput(header + "\n" + (try trip.serviceDescription(in: transit)) + "; on \(day)\n\n")
@@ -94,6 +94,7 @@ struct TripCommand: ParsableCommand {
         let coordinates = path.points.map { "[" + formatDecimal($0.longitude, decimals: 7) + ", " + formatDecimal($0.latitude, decimals: 7) + "]" }
         var properties = ["\"feed\": " + JSONText.quote(trip.feed.name), "\"trip_id\": " + JSONText.quote(trip.tripID),
                           "\"route_id\": " + JSONText.quote(trip.routeID),
+                          "\"headsign\": " + (trip.destination.map(JSONText.quote) ?? "null"),
                           "\"path\": " + JSONText.quote(path.fromShape ? "shape" : "stops")]
         if path.fromShape, let shape = trip.shapeID { properties.append("\"shape_id\": " + JSONText.quote(shape)) }
         var features = ["    {\"type\": \"Feature\", \"geometry\": {\"type\": \"LineString\", \"coordinates\": ["

@@ -2,7 +2,7 @@
 """Browser test of the pages of `transit serve`, in headless Chromium, against a running server.
 
     python3 Tests/Browser/browser_test.py --base http://127.0.0.1:PORT --stop HBF --at "2026-03-02 07:55" \\
-        [--trip T1] [--lat 52.5249 --lon 13.3692 --zoom 14] [--screenshot board.png]
+        [--trip T1] [--lat 52.5249 --lon 13.3692 --zoom 14] [--screenshot board.png] [--map-screenshot map.png]
 
 Each page is loaded with `chromium --headless --dump-dom` (with --virtual-time-budget, so its fetches
 finish), and what it drew is compared with what the JSON API answers the same question:
@@ -10,9 +10,13 @@ finish), and what it drew is compared with what the JSON API answers the same qu
   board   /board/STOP?at=AT: the rows (data-trip-id, td.time, the cancelled mark) are the API's
           departures with cancelled=1, in order: all of the next 60 minutes (within=60&limit=50), or
           the next 8 when those are fewer (within=1440&limit=8);
+          the header shows the day, and is the stop's name even when nothing departs;
   map     /?lat=&lon=&zoom=: the markers (data-stop-id, data-feed) are the stops /api/nearby answers
-          the request the page made (document.body.dataset.nearbyUrl);
-  trip    /trip/TRIP: the calls listed (li.call: data-stop-id, its times) are /api/trip/TRIP's;
+          the request the page made (document.body.dataset.nearbyUrl); the routes drawn (paths with
+          data-route-id) are those /api/routes answers its request (routesUrl); each feed's extent
+          is drawn; some stop names are shown; the status line shows no error;
+  trip    /trip/TRIP: the calls listed (li.call: data-stop-id, its times) are /api/trip/TRIP's, and
+          the title says the headsign the API's GeoJSON gives;
 
 and for every page: no console message at all (the pages log nothing; Chromium's stderr log does not
 say a console message's level, so any is a failure, "Uncaught" errors included), no request to
@@ -43,6 +47,8 @@ TIMEOUT_S = 120
 
 # The board's rule (Pages/board.js): all departures of the next 60 minutes, at least the next 8.
 WINDOW_MINUTES, WINDOW_LIMIT, MIN_ROWS, WIDE_WINDOW_MINUTES = 60, 50, 8, 1440
+# The map's rule (Pages/map.js ROUTE_LIMIT): the first 60 routes near the centre are drawn.
+MAP_ROUTE_LIMIT = 60
 
 
 # ----- A small DOM from Chromium's --dump-dom output ---------------------------------------------
@@ -292,7 +298,14 @@ def check_board(report, browser, base, stop, at):
     if len(soon) < MIN_ROWS:
         expected_rows = api(base, f"/api/departures?{query({'stop': stop, 'at': at, 'within': WIDE_WINDOW_MINUTES, 'limit': MIN_ROWS, 'cancelled': 1})}")
         rule = f"the next {MIN_ROWS} (only {len(soon)} within {WINDOW_MINUTES} min; {len(expected_rows)} within {WIDE_WINDOW_MINUTES} min)"
-    expected = [(d.get("feed", ""), d["trip_id"], hhmm(d["departure"]), str(d["minutes"]), d.get("cancelled") is True) for d in expected_rows]
+    # Identical departures (feed, stop, time, route, headsign, cancelled) are one row, the first's.
+    seen, merged = set(), []
+    for d in expected_rows:
+        key = (d.get("feed"), d.get("stop_id"), d.get("departure"), d.get("route_id"), d.get("headsign"), d.get("cancelled"))
+        if key not in seen:
+            seen.add(key)
+            merged.append(d)
+    expected = [(d.get("feed", ""), d["trip_id"], hhmm(d["departure"]), str(d["minutes"]), d.get("cancelled") is True) for d in merged]
     report.check("board state", state == "ready", f"data-state={state!r}")
     report.check("board rows", shown == expected and len(expected) > 0,
                  f"{len(shown)} rows = {rule}: " + ", ".join(f"{t} {h}" + (" cancelled" if c else "") for _, t, h, _, c in shown)
@@ -303,6 +316,9 @@ def check_board(report, browser, base, stop, at):
         name = expected_rows[0].get("stop_name", "")
         report.check("board heading", heading is not None and heading.text().strip() == name,
                      f"{heading.text().strip() if heading else None!r} (API stop_name {name!r})")
+    day = page.dom.first(lambda n: n.attrs.get("id") == "day")
+    report.check("board day", day is not None and re.search(r"\d", day.text()) is not None,
+                 f"the header shows {day.text().strip() if day else None!r}")
 
 
 def check_map(report, browser, base, lat, lon, zoom):
@@ -325,6 +341,24 @@ def check_map(report, browser, base, lat, lon, zoom):
                  f"{len(drawn)} markers = {nearby_url}: " + ", ".join(s for _, s in drawn)
                  if drawn == expected and expected else f"drawn {drawn} != API {expected}" if expected
                  else f"{nearby_url} has no stops: choose --lat/--lon/--zoom inside the feed")
+    routes_url = body.attrs.get("data-routes-url")
+    if not routes_url or body.attrs.get("data-routes-state") != "done":
+        report.check("map routes", False, f"the page's routes did not finish (url {routes_url!r}, state {body.attrs.get('data-routes-state')!r})")
+    else:
+        lines = page.dom.find_all(lambda n: n.tag == "path" and "data-route-id" in n.attrs)
+        drawn_routes = sorted({(n.attrs.get("data-feed", ""), n.attrs["data-route-id"]) for n in lines})
+        routes = sorted({(r.get("feed", ""), r["route_id"]) for r in api(base, routes_url)[:MAP_ROUTE_LIMIT]})
+        report.check("map routes", drawn_routes == routes and len(routes) > 0,
+                     f"{len(lines)} lines of {len(drawn_routes)} routes = {routes_url}: " + ", ".join(r for _, r in drawn_routes)
+                     if drawn_routes == routes and routes else f"drawn {drawn_routes} != API {routes}")
+    boxes = sorted(n.attrs["data-feed-extent"] for n in page.dom.find_all(lambda n: n.tag == "path" and "data-feed-extent" in n.attrs))
+    feeds = sorted(f["feed"] for f in api(base, "/api/feeds") if f.get("south") is not None)
+    report.check("map extents", boxes == feeds and len(feeds) > 0, f"extents drawn for {boxes} (feeds with stops: {feeds})")
+    labels = page.dom.find_all(lambda n: "stop-label" in n.classes())
+    shown = [n.text().strip() for n in labels if "label-hidden" not in n.classes()]
+    report.check("map names", len(shown) > 0, f"{len(shown)} of {len(labels)} stop names shown: " + ", ".join(shown[:5]))
+    line = page.dom.first(lambda n: n.attrs.get("id") == "status")
+    report.check("map status", line is not None and "error" not in line.classes(), f"{line.text().strip() if line else None!r}")
 
 
 def check_trip(report, browser, base, trip):
@@ -349,6 +383,13 @@ def check_trip(report, browser, base, trip):
     lines = page.dom.find_all(lambda n: n.tag == "path" and "data-stop-id" in n.attrs)
     report.check("trip map", len(lines) == len(expected),
                  f"{len(lines)} call points drawn for {len(expected)} calls")
+    shape = api(base, f"/api/trip/{urllib.parse.quote(trip, safe='')}?format=geojson")
+    headsign = next((f["properties"].get("headsign") for f in shape["features"] if f["geometry"]["type"] == "LineString"), None)
+    title = page.dom.first(lambda n: n.attrs.get("id") == "trip-title")
+    title_text = " ".join(title.text().split()) if title else ""
+    towards = headsign if re.match(r"(?i)^to ", headsign or "") else f"to {headsign}"
+    report.check("trip headsign", bool(headsign) and title_text.endswith(f" {towards}"),
+                 f"title {title_text!r}, API headsign {headsign!r}")
 
 
 def main():
@@ -361,6 +402,7 @@ def main():
     parser.add_argument("--lon", default="13.3692")
     parser.add_argument("--zoom", default="14")
     parser.add_argument("--screenshot", metavar="PATH", help="save a 1280x800 screenshot of the board there")
+    parser.add_argument("--map-screenshot", metavar="PATH", help="save a 1280x800 screenshot of the map (at --lat/--lon/--zoom) there")
     args = parser.parse_args()
     base = args.base.rstrip("/")
 
@@ -388,6 +430,13 @@ def main():
             os.remove(path)
         page = load(browser, base, f"/board/{urllib.parse.quote(args.stop, safe='')}?{query({'at': args.at})}", screenshot=path)
         report.check("board screenshot", os.path.exists(path) and os.path.getsize(path) > 0,
+                     f"saved {path}" if os.path.exists(path) else "chromium saved no screenshot")
+    if args.map_screenshot:
+        path = os.path.abspath(args.map_screenshot)
+        if os.path.exists(path):
+            os.remove(path)
+        load(browser, base, f"/?{query({'lat': args.lat, 'lon': args.lon, 'zoom': args.zoom})}", screenshot=path)
+        report.check("map screenshot", os.path.exists(path) and os.path.getsize(path) > 0,
                      f"saved {path}" if os.path.exists(path) else "chromium saved no screenshot")
     print("all checks passed" if report.failed == 0 else f"{report.failed} check(s) failed")
     return 0 if report.failed == 0 else 1

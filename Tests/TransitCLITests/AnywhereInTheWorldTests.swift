@@ -146,4 +146,55 @@ final class AnywhereInTheWorldTests: XCTestCase {
                            "\(place.name): routes near \(place.middle)")
         }
     }
+
+    /// The map, the board and the trip page in headless Chromium (Tests/Browser/browser_test.py):
+    /// in every quadrant the map draws the stops, routes, extent and names the API gives, with no
+    /// error line; the board lists the API's departures under the stop's name and the day; the trip
+    /// page lists the trip's calls under its headsign. On sample_gtfs it saves a PNG of the map
+    /// (TRANSIT_MAP_SCREENSHOT=docs/map.png keeps it: the one docs/serve.md shows).
+    func testThePagesDrawEveryQuadrant() throws {
+        for place in try places() {
+            let db = try DemoDatabase.path(feed: place.feed)
+            let departures = try XCTUnwrap(try json(try CommandRun.transit(["departures", "--near", place.middle, "--radius", "1000", "--at", place.at,
+                                                                          "--within", "60", "--format", "json", "--db", db]), place.name) as? [[String: Any]])
+            let first = try XCTUnwrap(departures.first, "\(place.name): departures near \(place.middle) at \(place.at)")
+            let server = try RunningServer(database: db, arguments: ["--quiet"])
+            defer { _ = server.stop() }
+            let parts = place.middle.split(separator: ",").map(String.init)
+            let screenshot = Self.folder.file("map-\(place.name).png")
+            let run = try CommandRun.run("/usr/bin/env", [
+                "python3", Paths.projectRoot + "/Tests/Browser/browser_test.py", "--base", server.base,
+                "--stop", try XCTUnwrap(first["stop_id"] as? String), "--at", place.at, "--trip", try XCTUnwrap(first["trip_id"] as? String),
+                "--lat", parts[0], "--lon", parts[1], "--zoom", "15", "--map-screenshot", screenshot,
+            ], timeout: 300)
+            if run.status == 77 { throw XCTSkip(run.stdout + run.stderr) }
+            XCTAssertEqual(run.status, 0, "\(place.name): \(run.stdout)\(run.stderr)")
+            XCTAssertTrue(FileManager.default.fileExists(atPath: screenshot), place.name)
+            if place.name == "sample_gtfs.zip", let keep = ProcessInfo.processInfo.environment["TRANSIT_MAP_SCREENSHOT"] {
+                try? FileManager.default.removeItem(atPath: keep)
+                try FileManager.default.copyItem(atPath: screenshot, toPath: keep)
+            }
+        }
+    }
+
+    /// `feeds` gives each feed's extent, the box of its stops as its stops.txt has them; across
+    /// the antimeridian the narrow box, west greater than east (as GeoJSON's bbox writes it).
+    func testEachFeedsExtentIsTheBoxOfItsStops() throws {
+        for place in try places() {
+            let db = try DemoDatabase.path(feed: place.feed)
+            let feeds = try XCTUnwrap(try json(try CommandRun.transit(["feeds", "--format", "json", "--db", db]), place.name) as? [[String: Any]])
+            let box = try ["south", "west", "north", "east"].map { try XCTUnwrap(feeds.first?[$0] as? Double, "\(place.name): \($0)") }
+            XCTAssertEqual(box[0], place.stops.map(\.latitude).min()!, accuracy: 1e-6, place.name)
+            XCTAssertEqual(box[2], place.stops.map(\.latitude).max()!, accuracy: 1e-6, place.name)
+            let longitudes = place.stops.map(\.longitude)
+            if place.name == "Taveuni" {
+                XCTAssertGreaterThan(box[1], box[3], "across the antimeridian west > east")
+                XCTAssertEqual(box[1], longitudes.filter { $0 > 0 }.min()!, accuracy: 1e-6)
+                XCTAssertEqual(box[3], longitudes.filter { $0 < 0 }.max()!, accuracy: 1e-6)
+            } else {
+                XCTAssertEqual(box[1], longitudes.min()!, accuracy: 1e-6, place.name)
+                XCTAssertEqual(box[3], longitudes.max()!, accuracy: 1e-6, place.name)
+            }
+        }
+    }
 }

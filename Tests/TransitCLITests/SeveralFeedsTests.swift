@@ -62,7 +62,9 @@ final class SeveralFeedsTests: XCTestCase {
         let feeds = try json(["feeds"])
         XCTAssertEqual(feeds.map { $0["feed"] as? String }, ["berlin", "other"])
         XCTAssertEqual(Set(feeds[0].keys), ["feed", "agencies", "time_zone", "stops", "stop_times", "trips", "routes",
-                                            "first_date", "last_date", "imported", "source"])
+                                            "first_date", "last_date", "imported", "source", "south", "west", "north", "east"])
+        // Each feed's extent is the box of its own stops (S1 at 52.5, 13.4 to S3 at 52.52, 13.42).
+        XCTAssertEqual([feeds[1]["south"], feeds[1]["west"], feeds[1]["north"], feeds[1]["east"]].map { $0 as? Double }, [52.5, 13.4, 52.52, 13.42])
         XCTAssertEqual(feeds[1]["agencies"] as? [String], ["Agency other"])
         XCTAssertEqual(feeds[1]["stop_times"] as? Int, 3)
         XCTAssertEqual(feeds[1]["first_date"] as? String, "2026-01-01")

@@ -40,6 +40,16 @@ public struct TripDetails: Sendable {
     public let shapeID: String?
     public let calls: [TripCall]
 
+    /// Where the trip is going, as a rider reads it: `trip_headsign`, else its last stop's name
+    /// (the rule of departures' `headsign`, before a stop's own `stop_headsign`).
+    public var destination: String? { headsign ?? calls.last?.stopName }
+
+    /// "to Bullfrog", from a destination of "Bullfrog" or of "to Bullfrog" (as some feeds write their
+    /// headsigns).
+    public var towards: String? {
+        destination.map { $0.lowercased().hasPrefix("to ") ? $0 : "to " + $0 }
+    }
+
     /// Reads the trip `argument` names (`FEED:ID`, or a bare trip_id one selected feed has).
     public init(named argument: String, in transit: TransitDatabase) throws {
         let (feed, key) = try transit.trip(named: argument)

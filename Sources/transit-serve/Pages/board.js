@@ -5,6 +5,9 @@
 // of which the 60-minute rows are the first). Badges: `/api/routes?stop=`. Alerts: `/api/alerts?stop=`.
 // Without ?at= it refreshes every 30 s with fetch; a failed refresh keeps the last good rows and says
 // "stale since HH:MM". With ?at= the moment is fixed, so it loads once.
+// The header shows the day beside the clock and is always the stop's name (from the departures, else
+// /api/list/stops by stop_id). Rows that would make a kiosk scroll are hidden (`hidden`, still in the
+// DOM) and counted in a line below the last one shown.
 'use strict';
 
 (() => {
@@ -22,6 +25,8 @@
   const heading = document.getElementById('stop-name');
   const clock = document.getElementById('clock');
   const clockLabel = document.getElementById('clock-label');
+  const dayLine = document.getElementById('day');
+  const moreLine = document.getElementById('more');
   const tbody = document.getElementById('rows');
   const message = document.getElementById('message');
   const staleLine = document.getElementById('stale');
@@ -45,16 +50,63 @@
     }
   }
 
+  /** "Friday 27 November" of `date` in the feed's time zone when known (else the browser's). */
+  function dayOf(date) {
+    const format = { weekday: 'long', day: 'numeric', month: 'long' };
+    try {
+      return new Intl.DateTimeFormat('en-GB', { ...format, timeZone: timeZone || undefined }).format(date);
+    } catch {
+      return new Intl.DateTimeFormat('en-GB', format).format(date);
+    }
+  }
+
   function tick() {
     if (at) {
       clockLabel.textContent = 'at';
       clock.textContent = hhmm(at.replace(' ', 'T')) || at;
       clock.dateTime = at;
+      const [year, month, day] = at.slice(0, 10).split('-').map(Number);
+      dayLine.textContent = year && month && day
+        ? new Intl.DateTimeFormat('en-GB', { weekday: 'long', day: 'numeric', month: 'long', year: 'numeric', timeZone: 'UTC' }).format(new Date(Date.UTC(year, month - 1, day)))
+        : '';
     } else {
       const now = new Date();
       clock.textContent = clockText(now);
       clock.dateTime = now.toISOString();
+      dayLine.textContent = dayOf(now);
     }
+  }
+
+  /** Hides the last rows while the page would scroll (a kiosk has no scrollbar), and counts them. */
+  function fitRows() {
+    const rows = [...tbody.rows];
+    rows.forEach((r) => { r.hidden = false; });
+    moreLine.hidden = true;
+    let hidden = 0;
+    const overflows = () => !sqlPanel.open && document.documentElement.scrollHeight > window.innerHeight + 1;
+    for (let i = rows.length - 1; i > 0 && overflows(); i -= 1) {
+      rows[i].hidden = true;
+      hidden += 1;
+      moreLine.textContent = `${hidden} more departure${hidden === 1 ? '' : 's'} below: a taller screen shows ${hidden === 1 ? 'it' : 'them'}.`;
+      moreLine.hidden = false;
+    }
+    document.body.dataset.hiddenRows = String(hidden);
+  }
+  // Only while the SQL panel is closed: whoever opens it wants to scroll.
+  const sqlPanel = document.getElementById('sql-panel');
+  window.addEventListener('resize', fitRows);
+
+  /** The stop's name when nothing departs (the departures carry it otherwise). */
+  async function nameOfStop() {
+    const id = severalFeeds && stop.includes(':') ? stop.slice(stop.indexOf(':') + 1) : stop;
+    const found = await api('/api/list/stops', { where: 'stop_id == %@', arg: id, limit: 1 });
+    return found.length ? found[0].stop_name : null;
+  }
+
+  function showName(name) {
+    stopName = name;
+    heading.textContent = name;
+    document.title = `${name}: departures`;
   }
 
   function minutesText(minutes) {
@@ -101,6 +153,24 @@
       scheduled && scheduled !== time && !departure.cancelled ? el('s', { className: 'scheduled', text: scheduled, title: 'scheduled' }) : null),
     el('td', { className: 'minutes', text: departure.cancelled ? '' : minutesText(departure.minutes) }),
     el('td', { className: 'delay' }, delayMark(departure)));
+  }
+
+  /**
+   * Identical departures (same feed, stop, time, route, headsign and cancellation: a feed that
+   * lists one train under several trip ids) as one row each with their count, where the first stands.
+   */
+  function mergingIdentical(departures) {
+    const merged = [];
+    const index = new Map();
+    for (const departure of departures) {
+      const key = [departure.feed, departure.stop_id, departure.departure, departure.route_id, departure.headsign, departure.cancelled].join('\u001f');
+      if (index.has(key)) merged[index.get(key)].copies += 1;
+      else {
+        index.set(key, merged.length);
+        merged.push({ departure, copies: 1 });
+      }
+    }
+    return merged;
   }
 
   function renderAlerts(alerts) {
@@ -163,6 +233,26 @@
     if (match && match.time_zone) timeZone = match.time_zone;
   }
 
+  /** Links to the boards of up to 8 stops called like `text` (/api/search), below the message. */
+  async function offerStopsCalledLike(text) {
+    let found = [];
+    try {
+      found = await api('/api/search', { text, limit: 8 });
+    } catch {
+      found = [];
+    }
+    if (!found.length) {
+      message.append(' Check the address of this board.');
+      return;
+    }
+    message.append(' Choose one:');
+    const several = new Set(found.map((s) => s.feed)).size > 1 || severalFeeds;
+    message.append(el('ul', { className: 'board-choices' }, ...found.map((s) => el('li', {},
+      el('a', { href: `/board/${encodeURIComponent(Transit.idRef(s.feed, s.stop_id, several))}${at ? `?at=${encodeURIComponent(at)}` : ''}`,
+        text: s.name }),
+      el('span', { className: 'choice-id', text: ` ${s.stop_id}` })))));
+  }
+
   async function refresh() {
     Transit.feeds().catch(() => null); // asked beside the first departures; awaited below
     try {
@@ -171,15 +261,19 @@
         api('/api/alerts', { stop, at }, { cache: 'no-cache' }).catch(() => undefined),
         routes ? null : loadRoutes().catch(() => null),
       ]);
-      if (departures.length && !stopName) {
-        stopName = departures[0].stop_name || null;
-        if (stopName) {
-          heading.textContent = stopName;
-          document.title = `${stopName}: departures`;
-        }
-      }
       if (!timeZone) await loadFeeds(departures.length ? departures[0].feed : null).catch(() => null);
-      tbody.replaceChildren(...departures.map(row));
+      if (!stopName) {
+        const name = departures.length ? departures[0].stop_name : await nameOfStop().catch(() => null);
+        if (name) showName(name);
+      }
+      tbody.replaceChildren(...mergingIdentical(departures).map(({ departure, copies }) => {
+        const line = row(departure);
+        if (copies > 1) {
+          line.dataset.copies = String(copies);
+          line.querySelector('td.headsign').append(el('span', { className: 'copies', text: ` \u00d7${copies}`, title: `${copies} trips` }));
+        }
+        return line;
+      }));
       message.textContent = departures.length ? '' : emptyText(emptyNote);
       message.dataset.note = departures.length || !emptyNote ? '' : emptyNote.note;
       if (alerts !== undefined) renderAlerts(alerts);
@@ -193,12 +287,20 @@
         staleLine.hidden = false;
         setState('stale');
       } else {
-        // A rider gets words, not a command line: an unknown stop is said as such.
-        message.textContent = error.status === 404 ? `There is no stop “${stop}” in this timetable. Check the address of this board.` : error.message;
+        // A rider gets words, not a command line: an unknown or ambiguous stop is said as such,
+        // with the stops called like it as links to their boards.
+        if (error.status === 404 || error.status === 400) {
+          message.textContent = error.status === 404 ? `There is no stop \u201c${stop}\u201d in this timetable.`
+            : `\u201c${stop}\u201d is the name of several stops.`;
+          await offerStopsCalledLike(stop);
+        } else {
+          message.textContent = error.message;
+        }
         setState('error');
       }
     }
     tick();
+    fitRows();
     if (!at) setTimeout(refresh, REFRESH_MS);
   }
 

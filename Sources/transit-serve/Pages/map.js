@@ -1,10 +1,15 @@
 // The map of stops: / [?lat=&lon=&zoom=] [&tiles=URL-template[&attribution=TEXT]].
 //
-// No tile layer unless ?tiles= gives one (these pages fetch nothing from outside the server). The stops in
-// view come from /api/nearby around the map centre, with a radius reaching the view's corners (at most
-// 5000 m, the API's limit) and limit=1000; from zoom 17 on, with platforms=1 (every boarding point).
-// The last nearby request (without explain=1) is left on document.body.dataset.nearbyUrl, and
-// document.body.dataset.nearbyState says "loading", "done" or "error", for tests.
+// No tile layer unless ?tiles= gives one (these pages fetch nothing from outside the server; the
+// "Tiles" control at the bottom left sets it). Without tiles the map still says where you are: each
+// feed's extent (from /api/feeds: south, west, north, east) as a dashed box with its name, the routes
+// serving the view (/api/routes near the centre) drawn from their shapes, else their stops in order
+// (/api/route/ID?format=geojson), in their route_color, and stop names wherever they fit without
+// overlapping (nearest the centre first). The stops in view come from /api/nearby around the map
+// centre, with a radius reaching the view's corners (at most 5000 m, the API's limit) and limit=1000;
+// from zoom 17 on, with platforms=1 (every boarding point).
+// For tests: document.body.dataset.nearbyUrl is the last nearby request (without explain=1) and
+// nearbyState says "loading", "done" or "error"; routesUrl and routesState the same for the routes.
 'use strict';
 
 (() => {
@@ -13,11 +18,11 @@
   const MAX_RADIUS = 5000;
   const NEARBY_LIMIT = 1000;
   const PLATFORM_ZOOM = 17;
-  const LABEL_ZOOM = 15;
   const SEARCH_LIMIT = 10;
   const SEARCH_DELAY_MS = 150;
-  // Common first letters of the words of stop names, tried in this order to find a feed's stops.
-  const PROBE_LETTERS = 'sbhmpaklgcrtwndefoiuvzjyxq';
+  const ROUTE_LIMIT = 60; // routes drawn at most (those serving stops nearest the centre first)
+  const ROUTE_FETCHES = 4; // route shapes asked at once
+  const DEFAULT_ROUTE_COLOR = '#5b6b7a';
 
   const params = new URLSearchParams(location.search);
   const statusLine = document.getElementById('status');
@@ -52,6 +57,29 @@
     L.tileLayer(tiles, { maxZoom: 19, attribution: escaped }).addTo(map);
   }
 
+  /** A visible way to add a tile server: its URL template goes into ?tiles= and the page reloads. */
+  const TilesControl = L.Control.extend({
+    options: { position: 'bottomleft' },
+    onAdd() {
+      const input = el('input', { attrs: { type: 'url', placeholder: 'https://tile.example.org/{z}/{x}/{y}.png', 'aria-label': 'Tile URL template' } });
+      input.value = tiles || '';
+      const form = el('form', { className: 'tiles-form' }, input, el('button', { text: tiles ? 'Change' : 'Show', attrs: { type: 'submit' } }));
+      form.addEventListener('submit', (event) => {
+        event.preventDefault();
+        const value = input.value.trim();
+        if (value) params.set('tiles', value); else params.delete('tiles');
+        location.search = params.toString().replaceAll('+', '%20');
+      });
+      const box = el('details', { className: 'tiles-control' },
+        el('summary', { text: tiles ? 'Tiles' : 'No background map: add a tile server' }), form);
+      L.DomEvent.disableClickPropagation(box);
+      return box;
+    },
+  });
+  new TilesControl().addTo(map);
+
+  const extentLayer = L.layerGroup().addTo(map);
+  const routesLayer = L.layerGroup().addTo(map);
   const stopsLayer = L.layerGroup().addTo(map);
   const markers = new Map(); // "feed\u0000stop_id" → L.Marker
 
@@ -83,19 +111,23 @@
       element.setAttribute('aria-label', `${stop.name} (${stop.stop_id})`);
     });
     marker.bindPopup(() => popupContent(stop), { autoPanPadding: [24, 24] });
-    // The name beside the marker (hidden below LABEL_ZOOM by CSS); the marker's aria-label says it already.
+    // The name beside the marker, shown where it fits (placeLabels); the marker's aria-label says it already.
     marker.bindTooltip(el('span', { text: stop.name, attrs: { 'aria-hidden': 'true' } }),
       { permanent: true, direction: 'right', offset: [8, 0], className: 'stop-label' });
     marker.addTo(stopsLayer);
     markers.set(key, marker);
   }
 
+  let labelOrder = []; // marker keys, nearest the centre first: the order labels are placed in
+
   function drawStops(stops) {
     const keep = new Set();
+    labelOrder = [];
     for (const stop of stops) {
       if (typeof stop.lat !== 'number' || typeof stop.lon !== 'number') continue;
       const key = `${stop.feed}\u0000${stop.stop_id}`;
       keep.add(key);
+      labelOrder.push(key);
       if (!markers.has(key)) addMarker(stop, key);
     }
     for (const [key, marker] of markers) {
@@ -103,6 +135,91 @@
         stopsLayer.removeLayer(marker);
         markers.delete(key);
       }
+    }
+    placeLabels();
+  }
+
+  /**
+   * Shows the names that fit: nearest the centre first, each where it overlaps no name shown already
+   * (nor leaves the view); the others are hidden until a zoom gives them room.
+   */
+  function placeLabels() {
+    const placed = [];
+    const size = map.getSize();
+    for (const key of labelOrder) {
+      const marker = markers.get(key);
+      const label = marker && marker.getTooltip() && marker.getTooltip().getElement();
+      if (!label) continue;
+      const point = map.latLngToContainerPoint(marker.getLatLng());
+      const box = { left: point.x + 8, right: point.x + 10 + label.offsetWidth, top: point.y - 9, bottom: point.y + 9 };
+      const fits = box.left >= 0 && box.right <= size.x && box.top >= 0 && box.bottom <= size.y
+        && !placed.some((p) => box.left < p.right && p.left < box.right && box.top < p.bottom && p.top < box.bottom);
+      label.classList.toggle('label-hidden', !fits);
+      if (fits) placed.push(box);
+    }
+  }
+
+  // ----- The feeds' extents and the routes in view ---------------------------------------------------
+
+  /** A dashed box around each feed's stops, named at its north-west corner. */
+  function drawExtents(feeds) {
+    for (const feed of feeds) {
+      if (![feed.south, feed.west, feed.north, feed.east].every((v) => typeof v === 'number')) continue;
+      // A box across the antimeridian (west > east) is drawn east of it, as worldCopyJump shows it.
+      const east = feed.east < feed.west ? feed.east + 360 : feed.east;
+      const box = L.rectangle([[feed.south, feed.west], [feed.north, east]],
+        { className: 'feed-extent', weight: 1.5, dashArray: '6 6', fill: false, interactive: false });
+      box.on('add', () => { box.getElement().dataset.feedExtent = feed.feed; });
+      box.addTo(extentLayer);
+      L.marker([feed.north, feed.west], {
+        interactive: false, keyboard: false,
+        icon: L.divIcon({ className: 'feed-extent-name', html: '', iconSize: null }),
+      }).on('add', (event) => { event.target.getElement().textContent = feed.feed; }).addTo(extentLayer);
+    }
+  }
+
+  const routeLines = new Map(); // "feed\u0000route_id" → L.GeoJSON (or null while loading)
+  let routesController = null;
+
+  async function drawRoute(route, signal) {
+    const key = `${route.feed}\u0000${route.route_id}`;
+    routeLines.set(key, null);
+    const id = Transit.idRef(route.feed, route.route_id, multiFeed);
+    try {
+      const shapes = await api(`/api/route/${encodeURIComponent(id)}`, { format: 'geojson' }, { signal });
+      const color = Transit.cssColor(route.color) || DEFAULT_ROUTE_COLOR;
+      const line = L.geoJSON(shapes, { interactive: false, style: () => ({ color, weight: 4, opacity: 0.85, className: 'route-line' }) });
+      line.on('add', () => line.eachLayer((layer) => {
+        const element = layer.getElement();
+        if (element) { element.dataset.routeId = route.route_id; element.dataset.feed = route.feed; }
+      }));
+      line.addTo(routesLayer);
+      routeLines.set(key, line);
+    } catch (error) {
+      routeLines.delete(key);
+      throw error;
+    }
+  }
+
+  /** The routes serving stops near the centre, each drawn once; failures are said in the status. */
+  async function loadRoutes(centre, radius) {
+    if (routesController) routesController.abort();
+    const controller = new AbortController();
+    routesController = controller;
+    const query = { near: `${centre.lat.toFixed(6)},${centre.lng.toFixed(6)}`, radius };
+    document.body.dataset.routesUrl = apiURL('/api/routes', query);
+    document.body.dataset.routesState = 'loading';
+    try {
+      const routes = (await api('/api/routes', query, { signal: controller.signal })).slice(0, ROUTE_LIMIT);
+      const missing = routes.filter((r) => !routeLines.has(`${r.feed}\u0000${r.route_id}`));
+      for (let i = 0; i < missing.length; i += ROUTE_FETCHES) {
+        await Promise.all(missing.slice(i, i + ROUTE_FETCHES).map((route) => drawRoute(route, controller.signal)));
+      }
+      if (controller === routesController) document.body.dataset.routesState = 'done';
+    } catch (error) {
+      if (isAbort(error)) return;
+      status(`Routes could not be loaded: ${error.message}`, true);
+      document.body.dataset.routesState = 'error';
     }
   }
 
@@ -149,6 +266,7 @@
       markers.clear();
     }
     const query = { lat: centre.lat.toFixed(6), lon: centre.lng.toFixed(6), radius, limit: NEARBY_LIMIT, platforms: platforms ? 1 : null };
+    loadRoutes(centre, radius);
     if (nearbyController) nearbyController.abort();
     const controller = new AbortController();
     nearbyController = controller;
@@ -171,13 +289,8 @@
     }
   }
 
-  function updateLabels() {
-    map.getContainer().classList.toggle('hide-labels', map.getZoom() < LABEL_ZOOM);
-  }
-  map.on('zoomend', updateLabels);
-
   map.on('moveend', () => {
-    updateLabels();
+    placeLabels();
     clearTimeout(nearbyTimer);
     nearbyTimer = setTimeout(loadStops, 60);
     // Keep the view in the address, so a reload or a shared link shows the same place.
@@ -190,42 +303,13 @@
 
   // ----- The first view ----------------------------------------------------------------------------
 
-  /** The smallest zoom at which the view's corners are within `metres` of the centre at `lat`. */
-  function zoomForRadius(lat, metres) {
-    const size = map.getSize();
-    const halfDiagonal = Math.hypot(size.x, size.y) / 2;
-    const metresPerPixelAtZoom0 = (40075016.686 * Math.cos((lat * Math.PI) / 180)) / 256;
-    return Math.ceil(Math.log2((halfDiagonal * metresPerPixelAtZoom0) / metres));
-  }
-
-  function median(values) {
-    const sorted = [...values].sort((a, b) => a - b);
-    return sorted[Math.floor(sorted.length / 2)];
-  }
-
-  /**
-   * Without ?lat=&lon=: fit the map to stops of the first feed. /api/feeds gives no bounding box (feed,
-   * agencies, time_zone, counts, dates, source) and /api/nearby needs a point, so the page finds stops
-   * of that feed by name: /api/search with one letter at a time, common first letters of stop-name words
-   * first, until an answer (up to 50 stops whose names have a word beginning with that letter, so spread
-   * over the feed's area) holds stops of the first feed. The map is fitted to those; when that view would
-   * be wider than /api/nearby's 5 km radius it zooms in around the median stop instead, so that every
-   * stop in view gets drawn.
-   */
-  async function fitToFirstFeed(feed) {
-    for (const letter of PROBE_LETTERS) {
-      const found = (await api('/api/search', { text: letter, limit: 50 })).filter((s) => s.feed === feed
-        && typeof s.lat === 'number' && typeof s.lon === 'number');
-      if (found.length === 0) continue;
-      const bounds = L.latLngBounds(found.map((s) => [s.lat, s.lon]));
-      const fitZoom = Math.min(16, map.getBoundsZoom(bounds, false, L.point(40, 40)));
-      const centre = bounds.getCenter();
-      const needed = zoomForRadius(centre.lat, MAX_RADIUS);
-      if (fitZoom >= needed) map.setView(centre, fitZoom);
-      else map.setView([median(found.map((s) => s.lat)), median(found.map((s) => s.lon))], Math.min(18, needed));
-      return true;
-    }
-    return false;
+  /** Without ?lat=&lon=: fit the map to the first feed's extent (its stops' box). */
+  function fitToFirstFeed(feeds) {
+    const feed = feeds.find((f) => [f.south, f.west, f.north, f.east].every((v) => typeof v === 'number'));
+    if (!feed) return false;
+    const east = feed.east < feed.west ? feed.east + 360 : feed.east;
+    map.fitBounds([[feed.south, feed.west], [feed.north, east]], { padding: [40, 40], maxZoom: 16 });
+    return true;
   }
 
   async function start() {
@@ -233,6 +317,7 @@
     try {
       feeds = await Transit.feeds();
       multiFeed = feeds.length > 1;
+      drawExtents(feeds);
     } catch (error) {
       startNote = `The feeds could not be loaded: ${error.message}.`;
     }
@@ -244,13 +329,9 @@
       return;
     }
     if (feeds) {
-      try {
-        if (feeds.length && await fitToFirstFeed(feeds[0].feed)) return;
-        startNote = feeds.length ? 'No stops found to start from: find one by name.'
-          : 'The database has no feeds yet: import one with `transit import`.';
-      } catch (error) {
-        startNote = `Stops could not be loaded: ${error.message}.`;
-      }
+      if (fitToFirstFeed(feeds)) return;
+      startNote = feeds.length ? 'No stop has a position to start from: find one by name.'
+        : 'The database has no feeds yet: import one with `transit import`.';
     }
     map.setView([20, 0], 2);
   }

@@ -147,14 +147,19 @@
     else map.setView([20, 0], 2);
 
     const label = (route && route.short_name) || (route && route.long_name) || routeId;
-    title.replaceChildren(label ? routeBadge(label, route) : '', ` Trip ${tripId}`,
-      calls.length ? ` to ${calls[calls.length - 1].stop_name}` : '');
+    // The headsign the command line and the board show (trip_headsign, else the last stop's name).
+    const headsign = line && line.properties ? line.properties.headsign : null;
+    const towards = !headsign ? '' : /^to /i.test(headsign) ? ` ${headsign}` : ` to ${headsign}`;
+    title.replaceChildren(label ? routeBadge(label, route) : '', ` Trip ${tripId}`, towards);
     const serviceDate = calls.length ? calls[0].service_date : date;
     meta.textContent = [
       serviceDate ? `on ${serviceDate}` : '',
       route && route.long_name ? route.long_name : '',
       line && line.properties && line.properties.path === 'stops' ? 'line drawn from stop to stop (the feed gives no shape)' : '',
     ].filter(Boolean).join(' \u00b7 ');
+    // The sequence column as wide as the longest stop_sequence (feeds number calls 1, 10 or 1010).
+    const digits = Math.max(2, ...calls.map((c) => String(c.stop_sequence).length));
+    callList.style.setProperty('--sequence-digits', String(digits));
     callList.replaceChildren(...calls.map(callItem));
     statusLine.textContent = calls.length ? '' : 'This trip has no calls.';
     setState('ready');
