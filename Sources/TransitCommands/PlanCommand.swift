@@ -7,8 +7,11 @@ struct JourneyOptionGroup: ParsableArguments {
     @Option(name: .customLong("max-rides"), parsing: .unconditional, help: "At most this many rides (0 to 16).")
     var maxRides: Int = 5
 
-    @Option(name: .customLong("max-walk"), parsing: .unconditional, help: ArgumentHelp("Walk at most this far between stops, and between a point and stops (0 to 10000).", valueName: "metres"))
+    @Option(name: .customLong("max-walk"), parsing: .unconditional, help: ArgumentHelp("Walk at most this far between two rides (0 to 10000).", valueName: "metres"))
     var maxWalk: Double = 500
+
+    @Option(name: .customLong("max-access-walk"), parsing: .unconditional, help: ArgumentHelp("Walk at most this far between a LAT,LON point and a stop, at either end, or from point to point (0 to 10000).", valueName: "metres"))
+    var maxAccessWalk: Double = 1000
 
     @Option(name: .customLong("walk-speed"), parsing: .unconditional, help: ArgumentHelp("Walking speed (above 0, at most 10).", valueName: "m/s"))
     var walkSpeed: Double = 1.33
@@ -22,6 +25,9 @@ struct JourneyOptionGroup: ParsableArguments {
     func validate() throws {
         guard (0...16).contains(maxRides) else { throw ValidationError("--max-rides takes 0 to 16 rides, got \(maxRides)") }
         guard maxWalk.isFinite, (0...10_000).contains(maxWalk) else { throw ValidationError("--max-walk takes 0 to 10000 metres, got \(formatDecimal(maxWalk, decimals: 1))") }
+        guard maxAccessWalk.isFinite, (0...10_000).contains(maxAccessWalk) else {
+            throw ValidationError("--max-access-walk takes 0 to 10000 metres, got \(formatDecimal(maxAccessWalk, decimals: 1))")
+        }
         guard walkSpeed.isFinite, walkSpeed > 0, walkSpeed <= 10 else {
             throw ValidationError("--walk-speed takes metres per second above 0 and at most 10, got \(formatDecimal(walkSpeed, decimals: 2))")
         }
@@ -34,6 +40,7 @@ struct JourneyOptionGroup: ParsableArguments {
         var options = JourneyOptions()
         options.maximumRides = maxRides
         options.maximumWalk = maxWalk
+        options.maximumAccessWalk = maxAccessWalk
         options.walkSpeed = walkSpeed
         if !noRealtime {
             let fresh = try RealtimeFreshness(maxAgeMinutes: maxAge).freshFeeds(among: transit.selectedFeeds, at: instant, in: transit)
@@ -90,7 +97,7 @@ struct PlanCommand: ParsableCommand {
         _superCommandName: "transit",
         abstract: "Plan journeys from A to B: the fastest with each number of rides.",
         discussion: """
-            FROM and TO are stop ids (FEED:ID where several feeds have one), stations (any of their platforms, reached in 0 s), or LAT,LON points (walked to and from boarding points within --max-walk). With --at T, the answers are the Pareto set over rides and arrival: for each number of rides k up to --max-rides, the earliest arrival leaving at or after T with at most k rides, kept when it is earlier than with fewer; each is shown by the journey that leaves latest for that arrival. With --arrive-by T, the mirror: the latest departures arriving by T, each shown by the journey arriving earliest among those leaving then.
+            FROM and TO are stop ids (FEED:ID where several feeds have one), stations (any of their platforms, reached in 0 s), or LAT,LON points (walked to and from boarding points within --max-access-walk, 1000 m; two points that near are also one walk, kept when it arrives first). With --at T, the answers are the Pareto set over rides and arrival: for each number of rides k up to --max-rides, the earliest arrival leaving at or after T with at most k rides, kept when it is earlier than with fewer; each is shown by the journey that leaves latest for that arrival. With --arrive-by T, the mirror: the latest departures arriving by T, each shown by the journey arriving earliest among those leaving then.
             A journey is [walk] ride [walk] ride … [walk]: calls happen at noon − 12 h of their service date in the agency's zone plus the GTFS time (trips of the day before, the day and the day after count, frequencies.txt runs too); a ride boards where pickup_type is not 1 and leaves where drop_off_type is not 1. transfers.txt rows naming no route or trip apply (a station's rows to each of its platforms): type 2 sets a minimum time, type 3 forbids; without a row, stops within --max-walk are a walk of ⌈distance / --walk-speed⌉ seconds apart. Changing at the same stop takes 0 s unless its own row says otherwise.
             The journey planner reads the timetable the import stores for it (`transit feeds upgrade` adds it to databases imported before). See docs/journeys.md.
             Examples: transit plan 0:5409 0:893 --at "2015-09-08 08:00"
@@ -118,9 +125,10 @@ struct PlanCommand: ParsableCommand {
     @OptionGroup var options: QueryOptions
 
     func validate() throws {
-        guard [.table, .json, .geojson].contains(options.format) else { throw ValidationError("--format for plan is table, json or geojson") }
         if batch.input != nil {
-            guard options.format != .geojson else { throw ValidationError("--input answers in json or table; --format geojson draws one question") }
+            guard options.format == .json || options.format == .table else {
+                throw ValidationError("--input answers in json or table; --format \(options.format) writes one question")
+            }
             guard ends.isEmpty, at == nil, arriveBy == nil else {
                 throw ValidationError("with --input the questions come from the file (columns from,to and at or arrive_by, optional max_rides): leave out FROM, TO, --at and --arrive-by")
             }
@@ -130,7 +138,6 @@ struct PlanCommand: ParsableCommand {
         guard (at == nil) != (arriveBy == nil) else { throw ValidationError("give --at TIME or --arrive-by TIME (one of them)") }
         if let at { _ = try WallClockTime(at, name: "--at") }
         if let arriveBy { _ = try WallClockTime(arriveBy, name: "--arrive-by") }
-        guard [.table, .json, .geojson].contains(options.format) else { throw ValidationError("--format for plan is table, json or geojson") }
     }
 
     func run() throws {
@@ -217,10 +224,11 @@ struct ReachCommand: ParsableCommand {
     @OptionGroup var options: QueryOptions
 
     func validate() throws {
-        guard [.table, .json, .geojson].contains(options.format) else { throw ValidationError("--format for reach is table, json or geojson") }
         guard (1...1440).contains(within) else { throw ValidationError("--within takes 1 to 1440 minutes, got \(within)") }
         if batch.input != nil {
-            guard options.format != .geojson else { throw ValidationError("--input answers in json or table; --format geojson draws one question") }
+            guard options.format == .json || options.format == .table else {
+                throw ValidationError("--input answers in json or table; --format \(options.format) writes one question")
+            }
             guard ends.isEmpty, at == nil else {
                 throw ValidationError("with --input the questions come from the file (columns from, at, optional within and max_rides): leave out FROM and --at")
             }
@@ -339,6 +347,7 @@ extension JourneyOptionGroup: DirectlyReadableOptions {
         var options = JourneyOptionGroup()
         options.maxRides = 5
         options.maxWalk = 500
+        options.maxAccessWalk = 1000
         options.walkSpeed = 1.33
         options.maxAge = 30
         options.noRealtime = false
@@ -349,6 +358,7 @@ extension JourneyOptionGroup: DirectlyReadableOptions {
         switch name {
         case "max-rides": line.set(&maxRides, negativeNumbers: true)
         case "max-walk": line.set(&maxWalk, negativeNumbers: true)
+        case "max-access-walk": line.set(&maxAccessWalk, negativeNumbers: true)
         case "walk-speed": line.set(&walkSpeed, negativeNumbers: true)
         case "max-age": line.set(&maxAge, negativeNumbers: true)
         case "no-realtime": line.setFlag(&noRealtime)

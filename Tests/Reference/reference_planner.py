@@ -7,7 +7,8 @@ against it on many random questions. Standard library only.
     reference_planner.py --db DB [--source FEEDNAME=PATH]... plan FROM TO --at "2026-03-02 08:00"
     reference_planner.py --db DB plan FROM TO --arrive-by "2026-03-02 09:00" [--max-rides 5]
     reference_planner.py --db DB reach FROM --at "2026-03-02 08:00" --within 30
-    (every question also takes --max-walk METRES (500), --walk-speed M/S (1.33) and --check,
+    (every question also takes --max-walk METRES (500), --max-access-walk METRES (1000),
+    --walk-speed M/S (1.33) and --check,
     which checks each journey leg by leg with check_journey before printing it)
     reference_planner.py --db DB [--source ...] batch < questions.jsonl
     (one question a line as a JSON array of its arguments, e.g. ["plan", "A", "B", "--at",
@@ -36,8 +37,9 @@ Places
  5. FROM / TO: a stop_id of any feed (FEED:ID picks the feed; an id found in several feeds is an
     error); a station (location_type 1) means its child stops of location_type 0, each reached at
     0 s; a stop of location_type 0 means itself; other location types are refused. LAT,LON is a
-    point: it is joined to the boarding points (location_type 0, all feeds) within --max-walk by
-    a walk of ceil(distance / speed) seconds (transfer rows never apply to a point).
+    point: it is joined to the boarding points (location_type 0, all feeds) within
+    --max-access-walk (not --max-walk: a walk to or from a point may be longer than a walk between
+    two rides) by a walk of ceil(distance / speed) seconds (transfer rows never apply to a point).
 Journeys
  6. A journey is [walk] ride [walk] ride ... [walk], at most --max-rides rides, at most one walk
     before the first ride, between two rides and after the last. The rider may wait anywhere
@@ -68,7 +70,7 @@ Journeys
     Walk seconds = ceil(distance / speed).
 13. A point origin always starts with a walk leg (from_stop_id null) and a point destination
     always ends with one (to_stop_id null), even of 0 m; point to point within --max-walk is one
-    walk leg (null -> null). A stop/station origin that is (or shares a point with) the
+    walk leg (null -> null) when within --max-access-walk. A stop/station origin that is (or shares a point with) the
     destination gives a 0-ride journey with no legs, leaving and arriving at the given time.
 14. Journey departure = when its first leg starts: a leading walk starts just in time for the
     first ride (first ride departure - walk seconds); a 0-ride journey leaves at --at (with
@@ -298,11 +300,12 @@ def open_feed_file(source, name):
 class Network:
     """Everything about the database that does not depend on the question's time."""
 
-    def __init__(self, db_path, sources=None, max_walk=500.0, walk_speed=1.33, realtime=False):
+    def __init__(self, db_path, sources=None, max_walk=500.0, walk_speed=1.33, realtime=False, max_access_walk=1000.0):
         if not os.path.exists(db_path):
             raise PlannerError(f"no database at {db_path}")
         self.db = sqlite3.connect(f"file:{db_path}?mode=ro", uri=True)
         self.max_walk, self.walk_speed = float(max_walk), float(walk_speed)
+        self.max_access_walk = float(max_access_walk)
         sources = dict(sources or {})
         self.feeds = {}
         for key, name, zone, largest, source in self.db.execute(
@@ -435,13 +438,13 @@ class Network:
         return {a: targets for a, targets in walks.items() if targets}
 
     def point_walks(self, lat, lon):
-        """stop key -> (seconds, metres) for the boarding points within max_walk of a point."""
+        """stop key -> (seconds, metres) for the boarding points within max_access_walk of a point."""
         found = {}
         for s in self.boarding_points:
             if s.lat is None or s.lon is None:
                 continue
             d = haversine(lat, lon, s.lat, s.lon)
-            if d <= self.max_walk:
+            if d <= self.max_access_walk:
                 found[s.key] = (self.walk_seconds(d), round_metres(d))
         return found
 
@@ -650,7 +653,7 @@ class Side:
         found = []
         if o.point is not None and d.point is not None:
             distance = haversine(*o.point, *d.point)
-            if distance <= n.max_walk:
+            if distance <= n.max_access_walk:
                 found.append((n.walk_seconds(distance), [Walk(None, None, n.walk_seconds(distance), round_metres(distance))]))
         elif o.point is not None:
             walks = n.point_walks(*o.point)
@@ -908,7 +911,7 @@ def check_journey(network, journey, origin, destination, max_rides, at=None, arr
                 a = origin.point if leg.origin is None else (network.stops[leg.origin].lat, network.stops[leg.origin].lon)
                 b = destination.point if leg.target is None else (network.stops[leg.target].lat, network.stops[leg.target].lon)
                 d = haversine(*a, *b)
-                assert d <= network.max_walk, f"a point walk of {d} m > --max-walk"
+                assert d <= network.max_access_walk, f"a point walk of {d} m > --max-access-walk"
                 assert leg.seconds == math.ceil(d / network.walk_speed) and leg.metres == round_metres(d), "point walk time"
             else:
                 rule = network.rule(leg.origin, leg.target)
@@ -984,6 +987,7 @@ def parse_arguments(argv):
     def common(p):
         p.add_argument("--max-rides", type=int, default=5)
         p.add_argument("--max-walk", type=float, default=500.0)
+        p.add_argument("--max-access-walk", type=float, default=1000.0)
         p.add_argument("--walk-speed", type=float, default=1.33)
         p.add_argument("--check", action="store_true", help="check every journey leg by leg")
 
@@ -1030,10 +1034,10 @@ def answer(argv, networks=None):
         sources[name] = path
     if args.walk_speed <= 0:
         raise PlannerError("--walk-speed must be > 0")
-    key = (args.db, tuple(sorted(sources.items())), args.max_walk, args.walk_speed, args.realtime)
+    key = (args.db, tuple(sorted(sources.items())), args.max_walk, args.walk_speed, args.realtime, args.max_access_walk)
     network = networks.get(key) if networks is not None else None
     if network is None:
-        network = Network(args.db, sources, args.max_walk, args.walk_speed, args.realtime)
+        network = Network(args.db, sources, args.max_walk, args.walk_speed, args.realtime, args.max_access_walk)
         if networks is not None:
             networks[key] = network
     origin = network.resolve(args.origin)

@@ -340,9 +340,17 @@ class PlaceRules(PlannerTestCase):
         question = ("plan", "0,-0.001", "0,0.001", "--at", "2026-03-02 08:00")
         self.assertEqual(self.summary(*question), [(0, hms("08:00"), hms("08:02:48"))])
         self.assertEqual(self.legs(*question), [("walk", None, None, 168, 222)])
-        # With --max-walk 200 the points are too far apart, and A is 111 m from each, but a journey
-        # cannot walk twice in a row: nothing.
-        self.assertEqual(self.summary(*question, "--max-walk", "200"), [])
+        # With --max-access-walk 200 the points are too far apart, and A is 111 m from each, but a
+        # journey cannot walk twice in a row: nothing. --max-walk (between rides) does not limit it.
+        self.assertEqual(self.summary(*question, "--max-access-walk", "200"), [])
+        self.assertEqual(self.summary(*question, "--max-walk", "100"), [(0, hms("08:00"), hms("08:02:48"))])
+
+    def test_a_walk_from_a_point_may_be_longer_than_a_walk_between_rides(self):
+        # 0,0.105 is 556 m past B: beyond --max-walk's 500 m, within --max-access-walk's 1000 m.
+        self.feed(stops=[A, B], trips={"T": ["A,08:00:00,08:00:00", "B,08:30:00,08:30:00"]})
+        question = ("plan", "A", "0,0.105", "--at", "2026-03-02 07:50")
+        self.assertEqual(self.legs(*question)[-1][:2], ("walk", "B"))
+        self.assertEqual(self.summary(*question, "--max-access-walk", "500"), [])
 
     def test_two_feeds_joined_by_a_walk(self):
         # Feed one: A -> B (T1 08:00 -> 08:30). Feed two: B2 111 m from B (84 s) -> C: T3 leaves
@@ -542,7 +550,7 @@ def zero_ride_seconds(network, origin, destination):
     """The shortest 0-ride journey (seconds) or None (rule 13)."""
     if origin.point is not None and destination.point is not None:
         d = rp.haversine(*origin.point, *destination.point)
-        return math.ceil(d / network.walk_speed) if d <= network.max_walk else None
+        return math.ceil(d / network.walk_speed) if d <= network.max_access_walk else None
     if origin.point is not None or destination.point is not None:
         point, stops = (origin.point, destination.stops) if origin.point is not None else (destination.point, origin.stops)
         walks = network.point_walks(*point)

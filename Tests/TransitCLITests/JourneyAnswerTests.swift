@@ -10,25 +10,9 @@ final class JourneyAnswerTests: XCTestCase {
     /// Rows of a CSV file of the demo feed, fields split as RFC 4180 has it (quotes, doubled quotes).
     private func rows(_ file: String) throws -> [[String: String]] {
         let text = try String(contentsOfFile: Paths.demoFeed + "/" + file, encoding: .utf8).replacingOccurrences(of: "\u{FEFF}", with: "")
-        func fields(_ line: Substring) -> [String] {
-            var fields: [String] = [], field = "", quoted = false, previous: Character = " "
-            for character in line {
-                if character == "\"" {
-                    if quoted && previous == "\"" { field.append("\"") }
-                    quoted.toggle()
-                } else if character == "," && !quoted {
-                    fields.append(field)
-                    field = ""
-                } else {
-                    field.append(character)
-                }
-                previous = character
-            }
-            return fields + [field]
-        }
         var lines = text.split(whereSeparator: \.isNewline)
-        let header = fields(lines.removeFirst())
-        return lines.map { Dictionary(uniqueKeysWithValues: zip(header, fields($0))) }
+        let header = Self.csvFields(String(lines.removeFirst()))
+        return lines.map { Dictionary(uniqueKeysWithValues: zip(header, Self.csvFields(String($0)))) }
     }
 
     private func json(_ arguments: [String]) throws -> [String: Any] {
@@ -95,5 +79,54 @@ final class JourneyAnswerTests: XCTestCase {
             checked += 1
         }
         XCTAssertGreaterThan(checked, 0, run.stdout)
+    }
+
+    /// `--format csv`: one row per leg with the JSON leg's ends, times and trip; `reach` one row
+    /// per stop with the JSON row's fields.
+    func testCSVHasARowPerLegAndPerStopReached() throws {
+        let db = try DemoDatabase.path()
+        let question = ["plan", "52.5249,13.3692", "STR", "--at", "2026-03-02 07:55"]
+        let journeys = try json(question)["journeys"] as? [[String: Any]] ?? []
+        let legs = journeys.enumerated().flatMap { index, journey in
+            (journey["legs"] as? [[String: Any]] ?? []).enumerated().map { (index + 1, $0 + 1, $1) }
+        }
+        XCTAssertFalse(legs.isEmpty)
+        let run = try CommandRun.transit(question + ["--format", "csv", "--db", db])
+        XCTAssertEqual(run.status, 0, run.stderr)
+        var lines = run.stdout.components(separatedBy: "\r\n").filter { !$0.isEmpty }
+        let header = lines.removeFirst().split(separator: ",").map(String.init)
+        XCTAssertEqual(Array(header.prefix(5)), ["journey", "leg", "mode", "departure", "arrival"])
+        XCTAssertEqual(lines.count, legs.count)
+        for (line, (journey, position, leg)) in zip(lines, legs) {
+            let row = Dictionary(uniqueKeysWithValues: zip(header, Self.csvFields(line)))
+            XCTAssertEqual(row["journey"], String(journey))
+            XCTAssertEqual(row["leg"], String(position))
+            for field in ["mode", "departure", "arrival", "from_stop_id", "to_stop_id", "trip_id"] {
+                XCTAssertEqual(row[field] ?? "", (leg[field] as? String) ?? "", "\(field) of journey \(journey) leg \(position)")
+            }
+        }
+        let reached = try XCTUnwrap(try json(["reach", "HBF", "--at", "2026-03-02 07:55", "--within", "30"])["stops"] as? [[String: Any]])
+        let reach = try CommandRun.transit(["reach", "HBF", "--at", "2026-03-02 07:55", "--within", "30", "--format", "csv", "--db", db])
+        let rows = reach.stdout.components(separatedBy: "\r\n").filter { !$0.isEmpty }
+        XCTAssertEqual(rows.first, "feed,stop_id,name,lat,lon,arrival,minutes,rides")
+        XCTAssertEqual(rows.dropFirst().map { Self.csvFields($0)[1] }, reached.compactMap { $0["stop_id"] as? String })
+    }
+
+    /// The fields of one CSV line (RFC 4180 quotes and doubled quotes).
+    private static func csvFields(_ line: String) -> [String] {
+        var fields: [String] = [], field = "", quoted = false, previous: Character = " "
+        for character in line {
+            if character == "\"" {
+                if quoted && previous == "\"" { field.append("\"") }
+                quoted.toggle()
+            } else if character == "," && !quoted {
+                fields.append(field)
+                field = ""
+            } else {
+                field.append(character)
+            }
+            previous = character
+        }
+        return fields + [field]
     }
 }

@@ -104,7 +104,7 @@ final class PlannerAgreementTests: XCTestCase {
             case 2:
                 // A point near the origin to the destination stop.
                 let point = "\(from.latitude! + 0.001),\(from.longitude!)"
-                asked.append(["plan", point, to.stopID, "--at", time] + walk)
+                asked.append(["plan", point, to.stopID, "--at", time, "--max-access-walk", ["600", "1000", "1500"][index % 3]] + walk)
             default:
                 asked.append(["plan", from.stopID, to.stopID, "--at", time, "--max-rides", String(2 + index % 4)] + walk)
             }

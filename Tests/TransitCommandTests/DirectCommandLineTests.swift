@@ -14,6 +14,7 @@ final class DirectCommandLineTests: XCTestCase {
         "feed": "vilnius", "db": "other.sqlite", "at": "2026-03-02 08:00", "within": "45", "max-age": "10",
         "stop": "HBF", "near": "52.5,13.3", "date": "2026-03-02", "type": "bus", "route": "R1", "trip": "T1",
         "lang": "de", "arrive-by": "2026-03-02 09:00", "max-rides": "2", "max-walk": "300", "walk-speed": "1.5",
+        "max-access-walk": "800",
     ]
 
     /// A command line each command accepts, to which the option under test is added.

@@ -68,38 +68,39 @@ public final class JourneyPlanner {
         return keys.compactMap { timetable.stopNumber(ofKey: $0) }.filter { timetable.isBoardingPoint($0) }
     }
 
-    /// Where a search from `place` starts, at `time` (engine time), walking `+1` or `-1` in time.
-    private func sources(_ place: JourneyPlace, time: Int, walks: Walks) -> [JourneySearch.Source] {
+    /// Where a search from `place` starts, at `time` (engine time), walking `+1` or `-1` in time;
+    /// a point's boarding points are those within `access` metres.
+    private func sources(_ place: JourneyPlace, time: Int, walks: Walks, access: Double) -> [JourneySearch.Source] {
         if let points = boardingPoints(place) { return points.map { .init(stop: $0, time: time, walkedFromPoint: nil) } }
         guard case let .point(latitude, longitude) = place else { return [] }
-        return walks.boardingPoints(near: latitude, longitude).map { stop, metres in
+        return walks.boardingPoints(near: latitude, longitude, within: access).map { stop, metres in
             let seconds = walks.seconds(forMetres: metres)
             return .init(stop: stop, time: time + seconds, walkedFromPoint: (seconds, Int(metres.rounded())))
         }
     }
 
-    /// Where a search towards `place` ends.
-    private func targets(_ place: JourneyPlace, walks: Walks) -> [JourneySearch.Target] {
+    /// Where a search towards `place` ends (a point's boarding points within `access` metres).
+    private func targets(_ place: JourneyPlace, walks: Walks, access: Double) -> [JourneySearch.Target] {
         if let points = boardingPoints(place) { return points.map { .init(stop: $0, walkToPoint: nil) } }
         guard case let .point(latitude, longitude) = place else { return [] }
-        return walks.boardingPoints(near: latitude, longitude).map { stop, metres in
+        return walks.boardingPoints(near: latitude, longitude, within: access).map { stop, metres in
             .init(stop: stop, walkToPoint: (walks.seconds(forMetres: metres), Int(metres.rounded())))
         }
     }
 
-    /// The direct walk between two points, when they are within the walk radius.
-    private func directWalk(_ from: JourneyPlace, _ to: JourneyPlace, walks: Walks) -> (seconds: Int, metres: Int)? {
+    /// The direct walk between two points, when they are within `access` metres.
+    private func directWalk(_ from: JourneyPlace, _ to: JourneyPlace, walks: Walks, access: Double) -> (seconds: Int, metres: Int)? {
         guard case let .point(a, b) = from, case let .point(c, d) = to else { return nil }
         let distance = Geo.distance(a, b, c, d)
-        guard distance <= walks.maximumDistance else { return nil }
+        guard distance <= access else { return nil }
         return (walks.seconds(forMetres: distance), Int(distance.rounded()))
     }
 
-    /// Point to point within the walk radius: one walk, leaving at `leaving` (or arriving by
-    /// `arrivingBy`).
+    /// Point to point within the access walk: one walk, leaving at `leaving` (or arriving by
+    /// `arrivingBy`), kept when no ride arrives earlier.
     private func directWalkJourney(_ from: JourneyPlace, _ to: JourneyPlace, leaving: Int? = nil, arrivingBy: Int? = nil,
-                                   walks: Walks) -> Journey? {
-        guard let walk = directWalk(from, to, walks: walks) else { return nil }
+                                   walks: Walks, access: Double) -> Journey? {
+        guard let walk = directWalk(from, to, walks: walks, access: access) else { return nil }
         let start = leaving ?? (arrivingBy! - walk.seconds)
         let leg = JourneyLeg(mode: .walk, fromStop: nil, toStop: nil, departure: start, arrival: start + walk.seconds,
                              trip: nil, metres: walk.metres, isRealtime: false)
@@ -120,9 +121,9 @@ public final class JourneyPlanner {
         let walks = walks(options)
         let forward = search(.forward, reference: time, bound: JourneySearch.unreached, walks: walks, memory: primaryMemory,
                              rounds: options.maximumRides, options: options)
-        try forward.run(sources: sources(from, time: time, walks: walks), targets: targets(to, walks: walks), walkFromSources: isStop(from))
+        try forward.run(sources: sources(from, time: time, walks: walks, access: options.maximumAccessWalk), targets: targets(to, walks: walks, access: options.maximumAccessWalk), walkFromSources: isStop(from))
         count(forward)
-        var journeys = [directWalkJourney(from, to, leaving: time, walks: walks)].compactMap { $0 }
+        var journeys = [directWalkJourney(from, to, leaving: time, walks: walks, access: options.maximumAccessWalk)].compactMap { $0 }
         var best = journeys.first?.arrival ?? Int.max
         for rounds in 0...options.maximumRides {
             guard rounds < forward.arrivals.count, let arrival = forward.arrivals[rounds], arrival.time < best else { continue }
@@ -130,7 +131,7 @@ public final class JourneyPlanner {
             // The journey leaving latest for this arrival with at most `rounds` rides.
             let backward = search(.backward, reference: time, bound: -time + 1, walks: walks, memory: secondaryMemory, rounds: rounds, options: options,
                                   guide: guidesAnswerSearches ? forward : nil)
-            try backward.run(sources: sources(to, time: -arrival.time, walks: walks), targets: targets(from, walks: walks), walkFromSources: isStop(to))
+            try backward.run(sources: sources(to, time: -arrival.time, walks: walks, access: options.maximumAccessWalk), targets: targets(from, walks: walks, access: options.maximumAccessWalk), walkFromSources: isStop(to))
             count(backward)
             guard let latest = backward.arrivals.last ?? nil else { continue }
             journeys.append(try journey(backward, round: backward.arrivals.count - 1, arrival: latest, walks: walks))
@@ -145,9 +146,9 @@ public final class JourneyPlanner {
         let walks = walks(options)
         let backward = search(.backward, reference: time, bound: JourneySearch.unreached, walks: walks, memory: primaryMemory,
                               rounds: options.maximumRides, options: options)
-        try backward.run(sources: sources(to, time: -time, walks: walks), targets: targets(from, walks: walks), walkFromSources: isStop(to))
+        try backward.run(sources: sources(to, time: -time, walks: walks, access: options.maximumAccessWalk), targets: targets(from, walks: walks, access: options.maximumAccessWalk), walkFromSources: isStop(to))
         count(backward)
-        var journeys = [directWalkJourney(from, to, arrivingBy: time, walks: walks)].compactMap { $0 }
+        var journeys = [directWalkJourney(from, to, arrivingBy: time, walks: walks, access: options.maximumAccessWalk)].compactMap { $0 }
         var best = journeys.first.map { -$0.departure } ?? Int.max
         for rounds in 0...options.maximumRides {
             guard rounds < backward.arrivals.count, let latest = backward.arrivals[rounds], latest.time < best else { continue }
@@ -156,7 +157,7 @@ public final class JourneyPlanner {
             // The journey leaving then that arrives earliest with at most `rounds` rides.
             let forward = search(.forward, reference: time, bound: time + 1, walks: walks, memory: secondaryMemory, rounds: rounds, options: options,
                                  guide: guidesAnswerSearches ? backward : nil)
-            try forward.run(sources: sources(from, time: departure, walks: walks), targets: targets(to, walks: walks), walkFromSources: isStop(from))
+            try forward.run(sources: sources(from, time: departure, walks: walks, access: options.maximumAccessWalk), targets: targets(to, walks: walks, access: options.maximumAccessWalk), walkFromSources: isStop(from))
             count(forward)
             guard let arrival = forward.arrivals.last ?? nil else { continue }
             journeys.append(try journey(forward, round: forward.arrivals.count - 1, arrival: arrival, walks: walks))
@@ -172,7 +173,7 @@ public final class JourneyPlanner {
         let walks = walks(options)
         let forward = search(.forward, reference: time, bound: time + seconds + 1, walks: walks, memory: primaryMemory,
                              rounds: options.maximumRides, options: options)
-        try forward.run(sources: sources(from, time: time, walks: walks), targets: [], walkFromSources: isStop(from))
+        try forward.run(sources: sources(from, time: time, walks: walks, access: options.maximumAccessWalk), targets: [], walkFromSources: isStop(from))
         count(forward)
         var best: [Int: (arrival: Int, rides: Int)] = [:]
         for round in forward.arrivals.indices {

@@ -139,19 +139,27 @@ final class Walks {
         return cellStops[range.start..<range.end]
     }
 
-    /// The boarding points within the walk radius of a position, with their distances.
-    func boardingPoints(near latitude: Double, _ longitude: Double) -> [(stop: Int, metres: Double)] {
-        let row = Int((latitude / cellLatitude).rounded(.down))
-        let column = Int((longitude / cellLongitude).rounded(.down))
-        var found: [(stop: Int, metres: Double)] = []
-        for dr in -1...1 {
-            for dc in -1...1 {
-                for stop in stops(inRow: row + dr, column: column + dc) {
-                    guard let position = timetable.position(ofStop: stop) else { continue }
-                    let distance = Geo.distance(latitude, longitude, position.latitude, position.longitude)
-                    if distance <= maximumDistance { found.append((stop, distance)) }
-                }
+    /// The boarding points within `radius` metres of a position (a journey's point end: the
+    /// access walk, which may be longer than the walk radius the grid is made for), with their
+    /// distances: the cells `radius` can reach, or every boarding point when those cells would
+    /// outnumber the stops (a tiny walk radius and a long access walk).
+    func boardingPoints(near latitude: Double, _ longitude: Double, within radius: Double) -> [(stop: Int, metres: Double)] {
+        let span = Int((radius / max(maximumDistance, 1)).rounded(.up))
+        var candidates: [Int] = []
+        if (2 * span + 1) * (2 * span + 1) > timetable.stopCount {
+            candidates = Array(0..<timetable.stopCount).filter(timetable.isBoardingPoint)
+        } else {
+            let row = Int((latitude / cellLatitude).rounded(.down))
+            let column = Int((longitude / cellLongitude).rounded(.down))
+            for dr in -span...span {
+                for dc in -span...span { candidates += stops(inRow: row + dr, column: column + dc) }
             }
+        }
+        var found: [(stop: Int, metres: Double)] = []
+        for stop in candidates {
+            guard let position = timetable.position(ofStop: stop) else { continue }
+            let distance = Geo.distance(latitude, longitude, position.latitude, position.longitude)
+            if distance <= radius { found.append((stop, distance)) }
         }
         return found
     }
@@ -288,7 +296,7 @@ final class Walks {
     /// The boarding points within the radius of `stop`.
     private func near(_ stop: Int) -> [Int] {
         guard let position = timetable.position(ofStop: stop) else { return [] }
-        return boardingPoints(near: position.latitude, position.longitude).map(\.stop)
+        return boardingPoints(near: position.latitude, position.longitude, within: maximumDistance).map(\.stop)
     }
 
     /// A stop key's boarding points: the stop itself, or a station's children.

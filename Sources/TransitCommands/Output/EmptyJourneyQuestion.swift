@@ -37,7 +37,7 @@ struct EmptyJourneyQuestion {
         for (name, end) in ends {
             guard case .point(let latitude, let longitude) = end.place else { continue }
             var nearby = NearbyStopsQuery(latitude: latitude, longitude: longitude)
-            nearby.radius = options.maximumWalk
+            nearby.radius = options.maximumAccessWalk
             nearby.platforms = true
             nearby.limit = 1
             guard try nearby.run(on: transit).isEmpty else { continue }
@@ -45,10 +45,10 @@ struct EmptyJourneyQuestion {
             let nearest = try nearby.run(on: transit).first?.distance
             let metres = nearest.map { Int(($0 / 100).rounded(.up)) * 100 }
             return AnswerNote(kind: "no_stop_within_walk",
-                                   fields: [("end", .text(name.lowercased())), ("max_walk_m", .number(options.maximumWalk, decimals: 0)),
+                                   fields: [("end", .text(name.lowercased())), ("max_access_walk_m", .number(options.maximumAccessWalk, decimals: 0)),
                                             ("nearest_m", nearest.map { .number($0, decimals: 0) } ?? .null)],
-                                   sentence: "No stop within --max-walk \(formatDistance(options.maximumWalk)) of \(name) \(end.text)"
-                                    + (metres.map { $0 <= 10_000 ? ": the nearest is \(formatDistance(nearest!)) away; try --max-walk \($0)" : "" }
+                                   sentence: "No stop within --max-access-walk \(formatDistance(options.maximumAccessWalk)) of \(name) \(end.text)"
+                                    + (metres.map { $0 <= 10_000 ? ": the nearest is \(formatDistance(nearest!)) away; try --max-access-walk \($0)" : "" }
                                        ?? ": none within 10 km either"))
         }
         return nil

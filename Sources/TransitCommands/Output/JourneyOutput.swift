@@ -1,13 +1,15 @@
 import GTFS
 import FetchRequest
 
-/// Writes `plan`'s journeys and `reach`'s stops as a table, JSON or GeoJSON.
+/// Writes `plan`'s journeys and `reach`'s stops as a table, JSON, CSV or GeoJSON.
 ///
 /// JSON is `{"journeys": [{"departure", "arrival", "rides", "legs": [...]}]}`, each leg with both
 /// ends (`from_`/`to_` + `stop_id`, `name`, `platform`, `lat`, `lon`; a point end has null id,
 /// name and platform), its times, and for a ride the trip and route (colours, headsign), for a walk
 /// its seconds and metres; `reach` is `{"stops": [{"feed", "stop_id", "name", "lat", "lon",
-/// "arrival", "minutes", "rides"}]}`. Times are ISO 8601 with the zone's offset (docs/journeys.md).
+/// "arrival", "minutes", "rides"}]}`. CSV is one row per leg (`journey`, `leg`, then the leg's
+/// fields) or per stop reached (the JSON's fields). Times are ISO 8601 with the zone's offset
+/// (docs/journeys.md).
 struct JourneyOutput {
     let transit: TransitDatabase
     /// The zone every time is written in: that of the origin's feed.
@@ -62,7 +64,8 @@ struct JourneyOutput {
         switch format {
         case .json: return json(journeys, details: details, origin: origin, destination: destination) + "\n"
         case .geojson: return geoJSON(journeys, details: details, origin: origin, destination: destination) + "\n"
-        default: return table(journeys, details: details, origin: origin, destination: destination)
+        case .csv: return csv(journeys, details: details, origin: origin, destination: destination)
+        case .table: return table(journeys, details: details, origin: origin, destination: destination)
         }
     }
 
@@ -112,6 +115,39 @@ struct JourneyOutput {
                 + "\"rides\": \(journey.rides), \"legs\": [" + legs.joined(separator: ", ") + "]}"
         }
         return "{\"journeys\": [" + items.joined(separator: ", ") + "]}"
+    }
+
+    /// A CSV line of `values` (RFC 4180, CRLF, as every command's CSV).
+    private func csvLine(_ values: [OutputValue]) -> String { values.map(\.csv).joined(separator: ",") + "\r\n" }
+
+    /// One end of a leg as CSV values: stop_id, name, lat, lon (a point end: empty id and name).
+    private func endValues(_ key: Int?, _ details: JourneyDetails, point: JourneyEnd) -> [OutputValue] {
+        if let key, let stop = details.stops[key] {
+            return [.text(stop.stopID), .text(stop.name), stop.latitude.map { .number($0, decimals: 7) } ?? .null,
+                    stop.longitude.map { .number($0, decimals: 7) } ?? .null]
+        }
+        guard case let .point(latitude, longitude) = point.place else { return [.null, .null, .null, .null] }
+        return [.null, .null, .number(latitude, decimals: 7), .number(longitude, decimals: 7)]
+    }
+
+    /// One row per leg: the journey's and the leg's number, then the leg as JSON has it (flat).
+    private func csv(_ journeys: [Journey], details: JourneyDetails, origin: JourneyEnd, destination: JourneyEnd) -> String {
+        var text = "journey,leg,mode,departure,arrival,from_stop_id,from_name,from_lat,from_lon,to_stop_id,to_name,to_lat,to_lon,"
+            + "feed,trip_id,route_id,route_short_name,headsign,metres\r\n"
+        for (index, journey) in journeys.enumerated() {
+            for (position, leg) in journey.legs.enumerated() {
+                let trip = leg.trip.flatMap { details.trips[$0] }
+                let route = leg.trip.flatMap { details.route(ofTrip: $0) }
+                let ride: [OutputValue] = leg.mode == .ride
+                    ? [.text(leg.trip.map { transit.feedName(ofKey: $0) } ?? ""), .text(trip?.tripID ?? ""), .text(route?.routeID ?? ""),
+                       route?.shortName.map { .text($0) } ?? .null, trip?.headsign.map { .text($0) } ?? .null, .null]
+                    : [.null, .null, .null, .null, .null, .integer(leg.metres)]
+                text += csvLine([.integer(index + 1), .integer(position + 1), .text(leg.mode.rawValue), .text(iso(leg.departure)), .text(iso(leg.arrival))]
+                                + endValues(leg.fromStop, details, point: position == 0 ? origin : destination)
+                                + endValues(leg.toStop, details, point: destination) + ride)
+            }
+        }
+        return text
     }
 
     private func name(_ key: Int?, _ details: JourneyDetails, point: JourneyEnd) -> String {
@@ -235,7 +271,14 @@ struct JourneyOutput {
                     + "\"arrival\": \(JSONText.quote(iso(stop.arrival))), \"minutes\": \((stop.arrival - start) / 60), \"rides\": \(stop.rides)}}"
             }
             return "{\"type\": \"FeatureCollection\", \"features\": [" + features.joined(separator: ",\n") + "]}\n"
-        default:
+        case .csv:
+            return "feed,stop_id,name,lat,lon,arrival,minutes,rides\r\n" + reached.map { stop in
+                let record = details.stops[stop.stop]
+                return csvLine([.text(transit.feedName(ofKey: stop.stop)), record.map { .text($0.stopID) } ?? .null, record.map { .text($0.name) } ?? .null,
+                                record?.latitude.map { .number($0, decimals: 7) } ?? .null, record?.longitude.map { .number($0, decimals: 7) } ?? .null,
+                                .text(iso(stop.arrival)), .integer((stop.arrival - start) / 60), .integer(stop.rides)])
+            }.joined()
+        case .table:
             guard !reached.isEmpty else { return "" }
             var rows = [["Arrival", "Min", "Rides", "Stop", "stop_id"]]
             for stop in reached {
