@@ -23,7 +23,7 @@ struct ZipFeed: FeedSource {
         do {
             archive = try Archive(url: URL(fileURLWithPath: path), accessMode: .read)
         } catch {
-            throw FeedError(file: path, message: "is not a readable zip archive (\(error)); give a GTFS .zip or a folder")
+            throw FeedError(file: path, message: "is not a readable zip archive (\(ZipFeed.reason(error))); give a GTFS .zip or a folder")
         }
         var chosen: [String: (entry: Entry, depth: Int)] = [:]
         for entry in archive where entry.type == .file {
@@ -48,7 +48,24 @@ struct ZipFeed: FeedSource {
                 try data.withUnsafeBytes { try body($0) }
             }
         } catch let error as Archive.ArchiveError {
-            throw FeedError(file: name, message: "cannot be inflated from \(location): the archive is damaged or truncated (\(error))")
+            throw FeedError(file: name, message: "cannot be inflated from \(location): the archive is damaged or truncated (\(ZipFeed.reason(error)))")
+        }
+    }
+
+    /// ZIPFoundation's error in words (its cases are Swift names such as
+    /// `missingEndOfCentralDirectoryRecord`).
+    static func reason(_ error: Error) -> String {
+        guard let error = error as? Archive.ArchiveError else { return "\(error)" }
+        switch error {
+        case .unreadableArchive: return "it cannot be read"
+        case .missingEndOfCentralDirectoryRecord: return "its end is missing: the file is cut short or not a zip at all"
+        case .invalidCentralDirectoryEntryCount, .invalidCentralDirectoryOffset, .invalidCentralDirectorySize:
+            return "its table of contents is damaged"
+        case .invalidCRC32: return "a file's checksum does not match: the data is damaged"
+        case .invalidCompressionMethod: return "a file is compressed in a way zip readers do not know"
+        case .invalidEntryPath, .invalidLocalHeaderDataOffset, .invalidLocalHeaderSize, .invalidEntrySize:
+            return "a file's entry is damaged"
+        default: return "it is damaged (\(error))"
         }
     }
 }

@@ -98,7 +98,9 @@ struct DeparturesCommand: ParsableCommand {
         let stopKeys = try stops.boardingKeys(in: transit, format: options.format) ?? []
         let answer = try departures(from: stopKeys, place: stops.place ?? "", at: at, atName: "--at",
                                     within: within, limit: limit, now: now, in: transit, sayingWhyEmpty: true)
-        options.write(answer.records, from: transit, emptyMessage: answer.emptyMessage)
+        // A table shows identical departures once, counted; the other formats list each.
+        let shown = options.format == .table ? ShownDeparture.mergingIdentical(answer.records) : answer.records
+        options.write(shown, from: transit, emptyMessage: answer.emptyMessage)
         answer.note?.write(for: options.format)
         // Under the table, the alerts active at --at that touch these departures: their stops (and
         // stations), routes, trips, or those routes' types and agencies. The scope is worked out
@@ -283,8 +285,29 @@ struct ShownDeparture: OutputRecord {
     let scheduled: LocalTime?
     /// The route's colours, read only when a coloured table is drawn.
     var routeColors: RouteColors?
+    /// How many identical departures this row stands for in a table (`mergingIdentical`).
+    var copies = 1
 
     var feed: String { departure.feed }
+
+    /// `records` with identical departures as one row each, counted in `copies`: the same stop,
+    /// minute, route, headsign and realtime state (a feed that lists one train under several
+    /// trip ids, as some do for each of its through-running parts), kept where the first stands.
+    static func mergingIdentical(_ records: [ShownDeparture]) -> [ShownDeparture] {
+        var merged: [ShownDeparture] = []
+        var index: [String: Int] = [:]
+        for record in records {
+            let d = record.departure
+            let key = [d.feed, d.stopID, record.local.iso8601, d.routeID, d.headsign, record.delayText].joined(separator: "\u{1F}")
+            if let at = index[key] {
+                merged[at].copies += 1
+            } else {
+                index[key] = merged.count
+                merged.append(record)
+            }
+        }
+        return merged
+    }
 
     init(departure: Departure, from start: Int, zone: AgencyTimeZone) {
         self.departure = departure
@@ -324,7 +347,8 @@ struct ShownDeparture: OutputRecord {
     static let omittedWhenEmpty: Set<Int> = [2]
     static let truncatable: Set<Int> = [4, 5]
     var tableCells: [String] {
-        [local.hourMinute, "\(minutes) min", delayText, departure.route, departure.headsign, departure.stopName, departure.platformCode ?? ""]
+        [local.hourMinute, "\(minutes) min", delayText, departure.route, departure.headsign + (copies > 1 ? " (×\(copies))" : ""),
+         departure.stopName, departure.platformCode ?? ""]
     }
     /// The route as a badge in its colours, the realtime delay coloured (a cancellation as late).
     var tableStyles: [CellStyle] {

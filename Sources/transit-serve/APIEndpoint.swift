@@ -65,6 +65,7 @@ struct APIEndpoint: Sendable {
     private static let realtime = Parameter(name: "realtime", kind: .negatedFlag("--no-realtime"))
     private static let journey = [Parameter(name: "max_rides", kind: .option("--max-rides")),
                                   Parameter(name: "max_walk", kind: .option("--max-walk")),
+                                  Parameter(name: "max_access_walk", kind: .option("--max-access-walk")),
                                   Parameter(name: "walk_speed", kind: .option("--walk-speed")), maxAge, realtime, feed]
 
     /// Every endpoint, by name.
@@ -79,7 +80,8 @@ struct APIEndpoint: Sendable {
             Parameter(name: "cancelled", kind: .flag("--cancelled")), feed,
         ], formats: ["json", "geojson", "csv"], followsClock: true),
         APIEndpoint(name: "search", command: "search", pathParameter: nil, parameters: [
-            Parameter(name: "text", kind: .argument, required: true), limit, Parameter(name: "platforms", kind: .flag("--platforms")), feed,
+            Parameter(name: "text", kind: .argument, required: true), limit, Parameter(name: "platforms", kind: .flag("--platforms")),
+            Parameter(name: "routes", kind: .flag("--routes")), feed,
         ], formats: ["json", "geojson", "csv"], followsClock: false),
         APIEndpoint(name: "trip", command: "trip", pathParameter: Parameter(name: "id", kind: .argument, required: true, mentions: ["trip_id"]), parameters: [
             Parameter(name: "date", kind: .option("--date")), maxAge, realtime, feed,
@@ -110,11 +112,11 @@ struct APIEndpoint: Sendable {
             Parameter(name: "from", kind: .argument, required: true, mentions: ["FROM"]),
             Parameter(name: "to", kind: .argument, required: true, mentions: ["TO"]),
             at, Parameter(name: "arrive_by", kind: .option("--arrive-by")),
-        ] + journey, formats: ["json", "geojson"], followsClock: true),
+        ] + journey, formats: ["json", "geojson", "csv"], followsClock: true),
         APIEndpoint(name: "reach", command: "reach", pathParameter: nil, parameters: [
             Parameter(name: "from", kind: .argument, required: true, mentions: ["FROM"]),
             at, Parameter(name: "within", kind: .option("--within")),
-        ] + journey, formats: ["json", "geojson"], followsClock: true),
+        ] + journey, formats: ["json", "geojson", "csv"], followsClock: true),
     ].map { ($0.name, $0) })
 
     /// The names each endpoint takes (its parameters, `format` and `explain`), made once rather
@@ -176,6 +178,26 @@ struct APIEndpoint: Sendable {
             return [command] + options + ["--"] + positional
         }
         return [command] + positional + options
+    }
+
+    /// The query commands a message may point to, as the endpoints that answer them.
+    private static let endpointOfCommand = [
+        ("`transit search TEXT`", "/api/search?text=TEXT"), ("`transit routes`", "/api/routes"), ("`transit feeds`", "/api/feeds"),
+        ("`transit trip TRIP_ID`", "/api/trip/TRIP_ID"), ("`transit list TABLE`", "/api/list/TABLE"),
+    ]
+
+    /// A command-line message in the API's words: each flag this endpoint maps named as its
+    /// parameter (`--at` → `at`; longer flags first, so `--max-access-walk` is not read as
+    /// `--max`…), and the query commands it points to as their endpoints (an operator's command,
+    /// `transit import` or `transit feeds upgrade`, stays: it is for whoever runs the server).
+    func inAPIWords(_ message: String) -> String {
+        var text = message
+        for (command, endpoint) in Self.endpointOfCommand { text = text.replacingOccurrences(of: command, with: endpoint) }
+        let named = ([pathParameter].compactMap { $0 } + parameters).compactMap { parameter in parameter.flag.map { ($0, parameter.name) } }
+        for (flag, name) in named.sorted(by: { $0.0.count > $1.0.count }) {
+            text = text.replacingOccurrences(of: flag, with: name)
+        }
+        return text
     }
 
     /// The parameter a command-line message is about: the one whose flag or words it names.

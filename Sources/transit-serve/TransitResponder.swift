@@ -142,9 +142,9 @@ struct TransitResponder: Sendable {
             let body = Self.body(format == nil ? ExplainJSON.wrap(answer) : answer.body, headers: &headers, for: request)
             return ServerResponse(status: .ok, headers: headers, body: body)
         case .badRequest:
-            return error(.badRequest, answer.message, parameter: endpoint.parameter(namedIn: answer.message))
+            return error(.badRequest, endpoint.inAPIWords(answer.message), parameter: endpoint.parameter(namedIn: answer.message))
         case .notFound:
-            return error(.notFound, answer.message, parameter: endpoint.parameter(namedIn: answer.message))
+            return error(.notFound, endpoint.inAPIWords(answer.message), parameter: endpoint.parameter(namedIn: answer.message))
         case .interrupted:
             return error(.serviceUnavailable, "the question needs more than \(timeLimit) ms of database time (the server's --time-limit); narrow it", parameter: nil)
         case .failed:

@@ -197,3 +197,37 @@ final class DeparturesCommandTests: XCTestCase {
         }
     }
 }
+
+/// A feed that lists one train under several trip ids (same stop, time, route and headsign):
+/// the table shows it once with its count, JSON lists every trip.
+final class IdenticalDeparturesTests: XCTestCase {
+    private static let folder = TemporaryDirectory()
+
+    func testIdenticalDeparturesAreOneRowInTheTableAndEachInJSON() throws {
+        var trips = "route_id,service_id,trip_id,trip_headsign\n"
+        var stopTimes = "trip_id,arrival_time,departure_time,stop_id,stop_sequence\n"
+        for (trip, time) in [("T1", "08:00"), ("T2", "08:00"), ("T3", "08:00"), ("T4", "08:05")] {
+            trips += "R,D,\(trip),Harbour\n"
+            stopTimes += "\(trip),\(time):00,\(time):00,A,1\n\(trip),08:20:00,08:20:00,B,2\n"
+        }
+        let feed = FeedFixture(files: [
+            "agency.txt": "agency_id,agency_name,agency_url,agency_timezone\nX,Twins,https://example.org,Europe/Berlin\n",
+            "stops.txt": "stop_id,stop_name,stop_lat,stop_lon\nA,Alpha,52.5,13.4\nB,Beta,52.51,13.41\n",
+            "routes.txt": "route_id,agency_id,route_short_name,route_long_name,route_type\nR,X,9,,3\n",
+            "trips.txt": trips,
+            "stop_times.txt": stopTimes,
+            "calendar.txt": "service_id,monday,tuesday,wednesday,thursday,friday,saturday,sunday,start_date,end_date\nD,1,1,1,1,1,1,1,20260101,20261231\n",
+        ])
+        let db = try DemoDatabase.path(feed: try feed.write(to: Self.folder, as: "twins"))
+        let question = ["departures", "--stop", "A", "--at", "2026-03-04 07:55", "--within", "30", "--db", db]
+        let table = try CommandRun.transit(question)
+        XCTAssertEqual(table.status, 0, table.stderr)
+        let rows = table.stdout.split(separator: "\n").filter { $0.contains("Harbour") }
+        XCTAssertEqual(rows.count, 2, table.stdout)
+        XCTAssertTrue(rows[0].contains("08:00") && rows[0].contains("Harbour (×3)"), table.stdout)
+        XCTAssertTrue(rows[1].contains("08:05") && !rows[1].contains("×"), table.stdout)
+        let json = try CommandRun.transit(question + ["--format", "json"])
+        let listed = try XCTUnwrap(try JSONSerialization.jsonObject(with: Data(json.stdout.utf8)) as? [[String: Any]])
+        XCTAssertEqual(listed.compactMap { $0["trip_id"] as? String }.sorted(), ["T1", "T2", "T3", "T4"])
+    }
+}
