@@ -9,6 +9,7 @@ struct SearchCommand: ParsableCommand {
         abstract: "Find stops by name: case, accents and word endings do not matter.",
         discussion: """
             Every word typed must begin some word of the stop's name: "u gorli" finds "U Görlitzer Bahnhof", "lodz" finds "Łódź Fabryczna". Names that begin with the whole text come first. Same stop listing rule and --platforms as `transit nearby`.
+            Stops that share a name are told apart by what calls there: the routes boarding there and where they go (headsigns), most trips first (JSON routes and towards; null for the other rows). --routes shows them for every stop found (it reads each stop's stop times).
             Many names in one run: --input names.csv (columns text[,limit]; - reads standard input) answers every row, in order, each record with its row number as `input`.
             """,
         version: TransitCommand.version
@@ -18,6 +19,9 @@ struct SearchCommand: ParsableCommand {
     var text: String?
 
     @OptionGroup var listing: StopListingOptions
+
+    @Flag(name: .long, help: "Show the routes and headsigns of every stop found, not only of stops that share a name.")
+    var routes = false
 
     @OptionGroup var batch: BatchOptions
 
@@ -62,7 +66,13 @@ struct SearchCommand: ParsableCommand {
         var query = try SearchCommand.query(text)
         query.limit = limit
         query.platforms = listing.platforms
-        let stops = try query.run(on: transit).map { FoundStop(stop: $0, feed: transit.feedName(ofKey: $0.key)) }
+        let found = try query.run(on: transit)
+        // Twins (one name, several stops of one feed) are told apart by what calls there; stops of
+        // different feeds are told apart by their feed.
+        let names = Dictionary(found.map { ("\(FeedKeys.feed(of: $0.key)) \($0.name)", 1) }, uniquingKeysWith: +)
+        let told = routes ? found : found.filter { names["\(FeedKeys.feed(of: $0.key)) \($0.name)", default: 0] > 1 }
+        let services = try StopServices.of(told, in: transit)
+        let stops = found.map { FoundStop(stop: $0, feed: transit.feedName(ofKey: $0.key), services: services[$0.key]) }
         return BatchAnswer(records: stops, question: "\"\(text)\"", emptyMessage: "No stop name matches \"\(text)\"")
     }
 }
@@ -72,13 +82,15 @@ extension SearchCommand: DirectlyReadableCommand {
         var command = SearchCommand()
         command.text = nil
         command.listing = .withDefaults()
+        command.routes = false
         command.batch = .withDefaults()
         command.options = .withDefaults()
         return command
     }
 
     mutating func read(option name: Substring, from line: inout DirectCommandLine) -> Bool? {
-        listing.read(option: name, from: &line) ?? batch.read(option: name, from: &line) ?? options.read(option: name, from: &line)
+        if name == "routes" { return line.setFlag(&routes) }
+        return listing.read(option: name, from: &line) ?? batch.read(option: name, from: &line) ?? options.read(option: name, from: &line)
     }
 
     static var positionalArguments: ClosedRange<Int> { 0...1 }
@@ -99,17 +111,28 @@ extension SearchCommand: DirectlyReadableCommand {
 struct FoundStop: OutputRecord {
     let stop: Stop
     let feed: String
-    static let fieldNames = ["stop_id", "name", "lat", "lon"]
+    /// What calls there, when asked for (`--routes`) or needed (a name several stops share).
+    let services: StopServices?
+    static let fieldNames = ["stop_id", "name", "lat", "lon", "platform_code", "location_type", "routes", "towards"]
     var fieldValues: [OutputValue] {
         [.text(stop.stopID), .text(stop.name), stop.latitude.map { .number($0, decimals: 7) } ?? .null,
-         stop.longitude.map { .number($0, decimals: 7) } ?? .null]
+         stop.longitude.map { .number($0, decimals: 7) } ?? .null, stop.platformCode.map { .text($0) } ?? .null, .integer(stop.locationType),
+         services.map { .list($0.routes) } ?? .null, services.map { .list($0.towards) } ?? .null]
     }
     var coordinate: (latitude: Double, longitude: Double)? {
         guard let latitude = stop.latitude, let longitude = stop.longitude else { return nil }
         return (latitude, longitude)
     }
-    static let tableHeaders = ["Stop", "stop_id"]
+    static let tableHeaders = ["Stop", "stop_id", "Routes", "Towards"]
+    static let omittedWhenEmpty: Set<Int> = [2, 3]
+    static let truncatable: Set<Int> = [3]
     var tableCells: [String] {
-        [stop.name + (stop.locationType == 1 ? " (station)" : stop.platformCode.map { " (platform \($0))" } ?? ""), stop.stopID]
+        [stop.name + (stop.locationType == 1 ? " (station)" : stop.platformCode.map { " (platform \($0))" } ?? ""), stop.stopID,
+         services.map { FoundStop.shortList($0.routes, 8) } ?? "", services.map { FoundStop.shortList($0.towards, 3) } ?? ""]
+    }
+
+    /// The first `count` of `names`, then "…" when there are more.
+    private static func shortList(_ names: [String], _ count: Int) -> String {
+        names.prefix(count).joined(separator: ", ") + (names.count > count ? ", …" : "")
     }
 }

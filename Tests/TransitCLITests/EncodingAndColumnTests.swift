@@ -50,7 +50,7 @@ final class EncodingAndColumnTests: XCTestCase {
         let utf8 = directory.file("utf8.sqlite")
         XCTAssertEqual(try transit(["import", try write("utf8", { Array($0.utf8) }), "--db", utf8, "--quiet"]).status, 0)
         let expected = try answers(utf8)
-        XCTAssertTrue(expected.contains(",S1,Hønefoss stasjon,60.17,10.25"), "\(expected)")
+        XCTAssertTrue(expected.contains { $0.hasPrefix(",S1,Hønefoss stasjon,60.17,10.25,") }, "\(expected)")
         XCTAssertTrue(expected.contains { $0.contains("Øst–Vest") }, "\(expected)")
         let variants: [(String, (String) -> [UInt8], [String], String?)] = [
             ("utf8-mark", { [0xEF, 0xBB, 0xBF] + Array($0.utf8) }, [], nil),
