@@ -120,6 +120,9 @@ struct PlanCommand: ParsableCommand {
 
     @OptionGroup var journey: JourneyOptionGroup
 
+    @Flag(name: .long, help: "List the stops each ride passes, with their times (JSON: each ride's stops).")
+    var stops = false
+
     @OptionGroup var batch: BatchOptions
 
     @OptionGroup var options: QueryOptions
@@ -181,12 +184,12 @@ struct PlanCommand: ParsableCommand {
         }
         let journeys = try ask(settings)
         if options.explain { try JourneyOutput.explain(planner) }
-        let output = JourneyOutput(transit: transit, zone: zone)
+        let output = JourneyOutput(transit: transit, zone: zone, listsCalls: stops)
         if journeys.isEmpty {
-            let question = EmptyJourneyQuestion(transit: transit, planner: planner, ends: [("FROM", origin), ("TO", destination)],
+            let question = EmptyJourneyQuestion(transit: transit, ends: [("FROM", origin), ("TO", destination)],
                                                 time: time, zone: zone, options: settings)
             var note = try question.noJourney(replan: ask)
-            note.sentence = "No journey from \(from) to \(to) with at most \(journey.maxRides) ride\(journey.maxRides == 1 ? "" : "s") and walks of at most \(formatDistance(journey.maxWalk)) \(arriveBy == nil ? "leaving at or after --at" : "arriving by --arrive-by"). " + note.sentence
+            note.sentence = "No journey from \(from) to \(to) with at most \(journey.maxRides) ride\(journey.maxRides == 1 ? "" : "s") and walks of at most \(formatDistance(journey.maxWalk)) between rides \(arriveBy == nil ? "leaving at or after --at" : "arriving by --arrive-by"). " + note.sentence
             note.write(for: options.format)
         }
         writeToStandardOutput(try output.render(journeys, as: options.format, origin: origin, destination: destination))
@@ -267,7 +270,7 @@ struct ReachCommand: ParsableCommand {
         if options.explain { try JourneyOutput.explain(planner) }
         if reached.allSatisfy({ $0.rides == 0 }) {
             // Nothing, or only walks: say why when the dates or the walk are the reason.
-            let question = EmptyJourneyQuestion(transit: transit, planner: planner, ends: [("FROM", origin)], time: time, zone: zone,
+            let question = EmptyJourneyQuestion(transit: transit, ends: [("FROM", origin)], time: time, zone: zone,
                                                 options: settings)
             if var note = try question.datesOrWalks() {
                 note.sentence = "No ride from \(from) within \(within) min. " + note.sentence
@@ -405,6 +408,7 @@ extension PlanCommand: JourneyQueryCommand {
         command.places = []
         command.at = nil
         command.arriveBy = nil
+        command.stops = false
         command.journey = .withDefaults()
         command.batch = .withDefaults()
         command.options = .withDefaults()
@@ -415,6 +419,7 @@ extension PlanCommand: JourneyQueryCommand {
         switch name {
         case "at": line.set(&at)
         case "arrive-by": line.set(&arriveBy)
+        case "stops": line.setFlag(&stops)
         default: readShared(option: name, from: &line)
         }
     }

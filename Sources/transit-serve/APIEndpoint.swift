@@ -111,7 +111,7 @@ struct APIEndpoint: Sendable {
         APIEndpoint(name: "plan", command: "plan", pathParameter: nil, parameters: [
             Parameter(name: "from", kind: .argument, required: true, mentions: ["FROM"]),
             Parameter(name: "to", kind: .argument, required: true, mentions: ["TO"]),
-            at, Parameter(name: "arrive_by", kind: .option("--arrive-by")),
+            at, Parameter(name: "arrive_by", kind: .option("--arrive-by")), Parameter(name: "stops", kind: .flag("--stops")),
         ] + journey, formats: ["json", "geojson", "csv"], followsClock: true),
         APIEndpoint(name: "reach", command: "reach", pathParameter: nil, parameters: [
             Parameter(name: "from", kind: .argument, required: true, mentions: ["FROM"]),

@@ -112,6 +112,41 @@ final class JourneyAnswerTests: XCTestCase {
         XCTAssertEqual(rows.dropFirst().map { Self.csvFields($0)[1] }, reached.compactMap { $0["stop_id"] as? String })
     }
 
+    /// `--stops`: every ride lists its calls from boarding to alighting, at the times the feed's
+    /// stop_times.txt gives its trip there (read here), and the table lists the stops passed.
+    func testStopsListsEveryCallOfEachRideAtTheFeedsTimes() throws {
+        let times = Dictionary(try rows("stop_times.txt").map { ("\($0["trip_id"]!) \($0["stop_id"]!)", ($0["arrival_time"]!, $0["departure_time"]!)) },
+                               uniquingKeysWith: { first, _ in first })
+        let answer = try json(["plan", "HBF", "STR", "--at", "2026-03-02 07:55", "--stops"])
+        let rides = (answer["journeys"] as? [[String: Any]] ?? []).flatMap { $0["legs"] as? [[String: Any]] ?? [] }.filter { $0["mode"] as? String == "ride" }
+        XCTAssertFalse(rides.isEmpty)
+        for ride in rides {
+            let calls = try XCTUnwrap(ride["stops"] as? [[String: Any]])
+            XCTAssertGreaterThanOrEqual(calls.count, 2)
+            XCTAssertEqual(calls.first?["stop_id"] as? String, ride["from_stop_id"] as? String)
+            XCTAssertEqual(calls.last?["stop_id"] as? String, ride["to_stop_id"] as? String)
+            let trip = try XCTUnwrap(ride["trip_id"] as? String)
+            for call in calls {
+                let feed = try XCTUnwrap(times["\(trip) \(call["stop_id"] as? String ?? "")"], "\(trip) calls at \(call)")
+                let (arrival, departure) = (try XCTUnwrap(call["arrival"] as? String), try XCTUnwrap(call["departure"] as? String))
+                if feed.0.isEmpty || feed.1.isEmpty {
+                    // A time the feed leaves empty was interpolated at import: within the ride.
+                    XCTAssertTrue(ride["departure"] as? String ?? "" <= arrival && departure <= ride["arrival"] as? String ?? "", "\(trip): \(call)")
+                } else {
+                    // GTFS allows one digit for hours before 10 ("9:00:00").
+                    let padded = { (time: String) in time.count == 7 ? "0" + time : time }
+                    XCTAssertEqual(String(arrival.dropFirst(11).prefix(8)), padded(feed.0), "\(trip)")
+                    XCTAssertEqual(String(departure.dropFirst(11).prefix(8)), padded(feed.1), "\(trip)")
+                }
+            }
+        }
+        let plain = try json(["plan", "HBF", "STR", "--at", "2026-03-02 07:55"])
+        XCTAssertNil(((plain["journeys"] as? [[String: Any]])?.first?["legs"] as? [[String: Any]])?.first { $0["mode"] as? String == "ride" }?["stops"])
+        let table = try CommandRun.transit(["plan", "HBF", "STR", "--at", "2026-03-02 07:55", "--stops", "--db", try DemoDatabase.path()])
+        let passed = rides.flatMap { (($0["stops"] as? [[String: Any]]) ?? []).dropFirst().dropLast() }.compactMap { $0["name"] as? String }
+        for name in passed { XCTAssertTrue(table.stdout.contains(name), "\(name) passed: \(table.stdout)") }
+    }
+
     /// The fields of one CSV line (RFC 4180 quotes and doubled quotes).
     private static func csvFields(_ line: String) -> [String] {
         var fields: [String] = [], field = "", quoted = false, previous: Character = " "

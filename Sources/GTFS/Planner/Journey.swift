@@ -28,9 +28,18 @@ public struct JourneyLeg: Sendable, Equatable {
     public let isRealtime: Bool
     /// A ride's calls from boarding to alighting (stop keys, in order); a walk's two ends.
     public var path: [Int] = []
+    /// A ride's calls from boarding to alighting with their times (`plan --stops`); none for a walk.
+    public var calls: [JourneyCall] = []
 
     /// A walk's seconds (a ride's duration).
     public var seconds: Int { arrival - departure }
+}
+
+/// A call a ride makes: the stop (key) and when the trip arrives and leaves there (seconds since 1970).
+public struct JourneyCall: Sendable, Equatable {
+    public let stop: Int
+    public let arrival: Int
+    public let departure: Int
 }
 
 /// A journey: its legs in order, when it leaves and arrives, and how many rides it takes.

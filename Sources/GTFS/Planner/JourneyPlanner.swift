@@ -300,14 +300,17 @@ public final class JourneyPlanner {
 
         // Rides keep their times; walks before the first ride end as it leaves, the others start
         // as the ride before arrives.
-        var rides: [Int: (departure: Int, arrival: Int, trip: Int, from: Int, to: Int, path: [Int], realtime: Bool)] = [:]
+        var rides: [Int: (departure: Int, arrival: Int, trip: Int, from: Int, to: Int, calls: [JourneyCall], realtime: Bool)] = [:]
         for (index, step) in steps.enumerated() {
             guard let ride = step.ride else { continue }
             let pattern = try timetable.pattern(ride.pattern)
             let base = search.days[timetable.part(ofPattern: ride.pattern)][ride.day].base
+            let calls = (ride.board...ride.alight).map { position in
+                JourneyCall(stop: pattern.stops[position], arrival: base + pattern.arrival(run: ride.run, at: position),
+                            departure: base + pattern.departure(run: ride.run, at: position))
+            }
             rides[index] = (base + pattern.departure(run: ride.run, at: ride.board), base + pattern.arrival(run: ride.run, at: ride.alight),
-                            pattern.trips[ride.run], pattern.stops[ride.board], pattern.stops[ride.alight],
-                            Array(pattern.stops[ride.board...ride.alight]), pattern.isRealtime)
+                            pattern.trips[ride.run], pattern.stops[ride.board], pattern.stops[ride.alight], calls, pattern.isRealtime)
         }
         let walked = steps.map(\.seconds).reduce(0, +)
         var clock: Int
@@ -322,7 +325,7 @@ public final class JourneyPlanner {
         for (index, step) in steps.enumerated() {
             if let ride = rides[index] {
                 legs.append(JourneyLeg(mode: .ride, fromStop: ride.from, toStop: ride.to, departure: ride.departure, arrival: ride.arrival,
-                                       trip: ride.trip, metres: 0, isRealtime: ride.realtime, path: ride.path))
+                                       trip: ride.trip, metres: 0, isRealtime: ride.realtime, path: ride.calls.map(\.stop), calls: ride.calls))
                 clock = ride.arrival
             } else {
                 legs.append(JourneyLeg(mode: .walk, fromStop: step.from.map(timetable.key(ofStop:)), toStop: step.to.map(timetable.key(ofStop:)),

@@ -1,11 +1,10 @@
 import GTFS
 
 /// Why `plan` found no journey or `reach` no ride, worked out in the order a rider would check:
-/// the dates (outside every feed's service), the walk at either end (no stop within --max-walk
-/// of a point), then the limits (a journey with more rides, or longer walks, exists).
+/// the dates (outside every feed's service), the walk at either end (no stop within
+/// --max-access-walk of a point), then the limits (a journey with more rides, or longer walks, exists).
 struct EmptyJourneyQuestion {
     let transit: TransitDatabase
-    let planner: JourneyPlanner
     /// The question's ends as typed ("FROM", "TO") and read.
     let ends: [(name: String, end: JourneyEnd)]
     /// The moment asked, and the zone its wall-clock time was read in.

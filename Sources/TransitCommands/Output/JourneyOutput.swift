@@ -14,6 +14,8 @@ struct JourneyOutput {
     let transit: TransitDatabase
     /// The zone every time is written in: that of the origin's feed.
     let zone: AgencyTimeZone
+    /// Whether rides list the stops they pass (`plan --stops`): JSON `stops`, lines in the table.
+    var listsCalls = false
 
     /// The zone of the first of `feedKeys` that is a feed (else the first selected feed's).
     static func zone(for feedKeys: [Int?], in transit: TransitDatabase) -> AgencyTimeZone {
@@ -60,7 +62,7 @@ struct JourneyOutput {
     }
 
     func render(_ journeys: [Journey], as format: OutputFormat, origin: JourneyEnd, destination: JourneyEnd) throws -> String {
-        let details = try JourneyDetails(of: journeys, in: transit)
+        let details = try JourneyDetails(of: journeys, extraStops: listsCalls ? journeys.flatMap(\.legs).flatMap(\.path) : [], in: transit)
         switch format {
         case .json: return json(journeys, details: details, origin: origin, destination: destination) + "\n"
         case .geojson: return geoJSON(journeys, details: details, origin: origin, destination: destination) + "\n"
@@ -105,7 +107,7 @@ struct JourneyOutput {
                         + "\"route_long_name\": \(route?.longName.map(JSONText.quote) ?? "null"), \"route_color\": \(route?.color.map(JSONText.quote) ?? "null"), "
                         + "\"route_text_color\": \(route?.textColor.map(JSONText.quote) ?? "null"), \"headsign\": \(trip?.headsign.map(JSONText.quote) ?? "null"), "
                         + ends + ", \"departure\": \(JSONText.quote(iso(leg.departure))), \"arrival\": \(JSONText.quote(iso(leg.arrival))), "
-                        + "\"realtime\": \(leg.isRealtime)}"
+                        + "\"realtime\": \(leg.isRealtime)" + (listsCalls ? ", \"stops\": " + callsJSON(leg, details) : "") + "}"
                 case .walk:
                     return "{\"mode\": \"walk\", " + ends + ", \"departure\": \(JSONText.quote(iso(leg.departure))), "
                         + "\"arrival\": \(JSONText.quote(iso(leg.arrival))), \"seconds\": \(leg.seconds), \"metres\": \(leg.metres)}"
@@ -115,6 +117,16 @@ struct JourneyOutput {
                 + "\"rides\": \(journey.rides), \"legs\": [" + legs.joined(separator: ", ") + "]}"
         }
         return "{\"journeys\": [" + items.joined(separator: ", ") + "]}"
+    }
+
+    /// A ride's calls as JSON: each stop's id, name, position, arrival and departure.
+    private func callsJSON(_ leg: JourneyLeg, _ details: JourneyDetails) -> String {
+        "[" + leg.calls.map { call in
+            let stop = details.stops[call.stop]
+            return "{\"stop_id\": \(stop.map { JSONText.quote($0.stopID) } ?? "null"), \"name\": \(stop.map { JSONText.quote($0.name) } ?? "null"), "
+                + "\"lat\": \(stop?.latitude.map { formatDecimal($0, decimals: 7) } ?? "null"), \"lon\": \(stop?.longitude.map { formatDecimal($0, decimals: 7) } ?? "null"), "
+                + "\"arrival\": \(JSONText.quote(iso(call.arrival))), \"departure\": \(JSONText.quote(iso(call.departure)))}"
+        }.joined(separator: ", ") + "]"
     }
 
     /// A CSV line of `values` (RFC 4180, CRLF, as every command's CSV).
@@ -174,6 +186,12 @@ struct JourneyOutput {
                     let badge = style.color ? CellStyle.badge(RouteColors(color: route?.color, textColor: route?.textColor)).escape + " \(label) " + CellStyle.reset
                                             : label
                     lines.append("  \(clock(leg.departure))  \(badge)  \(from) → \(to)  (arrives \(clock(leg.arrival)))")
+                    if listsCalls {
+                        // The stops passed between boarding and alighting, at their departure times.
+                        for call in leg.calls.dropFirst().dropLast() {
+                            lines.append("           \(clock(call.departure))  \(name(call.stop, details, point: destination))")
+                        }
+                    }
                 case .walk:
                     let walkMinutes = Self.minutes(from: leg.departure, to: leg.arrival)
                     lines.append("  \(clock(leg.departure))  walk \(formatDistance(Double(leg.metres))), \(walkMinutes == 0 ? "<1" : String(walkMinutes)) min  \(from) → \(to)")
