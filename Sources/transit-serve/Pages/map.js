@@ -7,7 +7,8 @@
 // (/api/route/ID?format=geojson), in their route_color, and stop names wherever they fit without
 // overlapping (nearest the centre first). The stops in view come from /api/nearby around the map
 // centre, with a radius reaching the view's corners (at most 5000 m, the API's limit) and limit=1000;
-// from zoom 17 on, with platforms=1 (every boarding point).
+// from zoom 17 on, with platforms=1 (every boarding point); a view whose corners are more than
+// 10 km from its centre (a whole city or country) shows no stops, only the extents and routes.
 // For tests: document.body.dataset.nearbyUrl is the last nearby request (without explain=1) and
 // nearbyState says "loading", "done" or "error"; routesUrl and routesState the same for the routes.
 'use strict';
@@ -20,6 +21,7 @@
   const PLATFORM_ZOOM = 17;
   const SEARCH_LIMIT = 10;
   const SEARCH_DELAY_MS = 150;
+  const STOPS_VIEW_RADIUS = 2 * MAX_RADIUS; // wider views show the extents and routes only
   const ROUTE_LIMIT = 60; // routes drawn at most (those serving stops nearest the centre first)
   const ROUTE_FETCHES = 4; // route shapes asked at once
   const DEFAULT_ROUTE_COLOR = '#5b6b7a';
@@ -268,6 +270,15 @@
     const query = { lat: centre.lat.toFixed(6), lon: centre.lng.toFixed(6), radius, limit: NEARBY_LIMIT, platforms: platforms ? 1 : null };
     loadRoutes(centre, radius);
     if (nearbyController) nearbyController.abort();
+    if (wanted > STOPS_VIEW_RADIUS) {
+      // A city or a country at once: its extent and routes, not a blot of overlapping stops.
+      nearbyController = null;
+      drawStops([]);
+      status('Zoom in to see the stops.');
+      document.body.dataset.nearbyUrl = '';
+      document.body.dataset.nearbyState = 'done';
+      return;
+    }
     const controller = new AbortController();
     nearbyController = controller;
     document.body.dataset.nearbyUrl = apiURL('/api/nearby', query);
