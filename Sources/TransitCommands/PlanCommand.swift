@@ -128,6 +128,9 @@ struct PlanCommand: ParsableCommand {
     @OptionGroup var options: QueryOptions
 
     func validate() throws {
+        if stops, options.format != .json, options.format != .table {
+            throw ValidationError("--stops lists the calls in table or json; --format \(options.format) writes the legs only")
+        }
         if batch.input != nil {
             guard options.format == .json || options.format == .table else {
                 throw ValidationError("--input answers in json or table; --format \(options.format) writes one question")
@@ -167,7 +170,8 @@ struct PlanCommand: ParsableCommand {
                 default:
                     throw BatchInputError("give at or arrive_by (one of them)")
                 }
-                return try JourneyOutput(transit: transit, zone: zone).renderAnswer(journeys, as: options.format, origin: origin, destination: destination)
+                return try JourneyOutput(transit: transit, zone: zone, listsCalls: stops)
+                    .renderAnswer(journeys, as: options.format, origin: origin, destination: destination)
             }
             return
         }

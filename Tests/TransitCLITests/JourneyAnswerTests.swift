@@ -145,6 +145,15 @@ final class JourneyAnswerTests: XCTestCase {
         let table = try CommandRun.transit(["plan", "HBF", "STR", "--at", "2026-03-02 07:55", "--stops", "--db", try DemoDatabase.path()])
         let passed = rides.flatMap { (($0["stops"] as? [[String: Any]]) ?? []).dropFirst().dropLast() }.compactMap { $0["name"] as? String }
         for name in passed { XCTAssertTrue(table.stdout.contains(name), "\(name) passed: \(table.stdout)") }
+        // A batch lists them too; a format that cannot is refused, not silently ignored.
+        let folder = TemporaryDirectory()
+        let questions = try folder.write("q.csv", "from,to,at\nHBF,STR,2026-03-02 07:55\n")
+        let batch = try CommandRun.transit(["plan", "--input", questions, "--stops", "--format", "json", "--db", try DemoDatabase.path()])
+        XCTAssertEqual(batch.status, 0, batch.stderr)
+        XCTAssertTrue(batch.stdout.contains("\"stops\": [{\"stop_id\""), batch.stdout)
+        let csv = try CommandRun.transit(["plan", "HBF", "STR", "--at", "2026-03-02 07:55", "--stops", "--format", "csv", "--db", try DemoDatabase.path()])
+        XCTAssertEqual(csv.status, 64)
+        XCTAssertTrue(csv.stderr.contains("--stops lists the calls in table or json"), csv.stderr)
     }
 
     /// The fields of one CSV line (RFC 4180 quotes and doubled quotes).
