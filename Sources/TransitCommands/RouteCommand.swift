@@ -102,8 +102,8 @@ struct RouteCommand: ParsableCommand {
     private func geoJSON(_ route: RoutePatterns) -> String {
         func line(_ points: [(latitude: Double, longitude: Double)], _ extra: [String]) -> String {
             let properties = ["\"feed\": " + JSONText.quote(route.feed.name), "\"route_id\": " + JSONText.quote(route.route.routeID),
-                              "\"route_color\": " + (route.route.color.map(JSONText.quote) ?? "null"),
-                              "\"route_text_color\": " + (route.route.textColor.map(JSONText.quote) ?? "null")] + extra
+                              "\"" + Route.Columns.color.name + "\": " + (route.route.color.map(JSONText.quote) ?? "null"),
+                              "\"" + Route.Columns.textColor.name + "\": " + (route.route.textColor.map(JSONText.quote) ?? "null")] + extra
             return "    {\"type\": \"Feature\", \"geometry\": {\"type\": \"LineString\", \"coordinates\": ["
                 + points.map { "[" + formatDecimal($0.longitude, decimals: 7) + ", " + formatDecimal($0.latitude, decimals: 7) + "]" }.joined(separator: ", ")
                 + "]}, \"properties\": {" + properties.joined(separator: ", ") + "}}"

@@ -14,7 +14,7 @@ enum SearchBenchmark {
         let transit = try TransitDatabase(path: path)
         var generator = SeededGenerator(seed: seed)
         var names: [String] = []
-        try transit.database.forEachRow(SQLGenerator.prepare(Query(table: "stops").select(Column("normalized_name")).filter(try sampledStops(transit)))) {
+        try transit.database.forEachRow(SQLGenerator.prepare(Query(table: "stops").select(Column(Stop.Columns.normalizedName.name)).filter(try sampledStops(transit)))) {
             names.append($0.string(0))
         }
         func randomPrefix() -> String {

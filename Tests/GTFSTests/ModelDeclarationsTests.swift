@@ -1,6 +1,7 @@
 import Foundation
 import XCTest
 import TestSupport
+@testable import GTFS
 
 /// Every table, alias and column the GTFS library names is declared once: in the model
 /// (`Sources/GTFS/Model/`: the entities, their attributes and relationships, the records' columns,
@@ -90,6 +91,51 @@ final class ModelDeclarationsTests: XCTestCase {
                      #"stopName = Lookup(try names.query(selecting: ["stop_name"]).query) { $0.position(of: name) }"#,
                      #"/// SELECT "stop_id" FROM "stops" AS "s" -- Column("stop_id") in a comment"#] {
             XCTAssertEqual(try Self.literals(in: line, patterns: patterns), [], line)
+        }
+    }
+
+    /// The Swift files under `folder` (from the project root), by path from the root.
+    private func swiftFiles(under folder: String) throws -> [String] {
+        let root = Paths.projectRoot + "/"
+        let files = try XCTUnwrap(FileManager.default.enumerator(atPath: root + folder)).compactMap { $0 as? String }
+        return files.filter { $0.hasSuffix(".swift") }.map { folder + "/" + $0 }.sorted()
+    }
+
+    /// Rows are written by column name (`RowWriter`; `BatchInsert`'s slots are found by name once):
+    /// a positional `bind([…])` would tie each value to where its column sits. The one exception
+    /// is the benchmarks' hand-written FTS5 statement, the raw floor the search is timed against.
+    func testRowsAreWrittenByColumnNameOutsideFetchRequest() throws {
+        var positional: [String] = []
+        for path in try swiftFiles(under: "Sources")
+        where !path.hasPrefix("Sources/FetchRequest/") && path != "Sources/transit-bench/SearchBenchmark.swift" {
+            let text = try String(contentsOfFile: Paths.projectRoot + "/" + path, encoding: .utf8)
+            for (number, line) in text.components(separatedBy: "\n").enumerated() where line.contains(".bind([") {
+                positional.append("\(path):\(number + 1): \(line.trimmingCharacters(in: .whitespaces))")
+            }
+        }
+        XCTAssertEqual(positional, [], "set the row's values by column name with a RowWriter")
+    }
+
+    /// Each column of agency, stops and routes is named by a string in one file of the sources:
+    /// its declaration (`Agency.Columns`, `Stop.Columns`, `Route.Columns`), from which the table,
+    /// the model's attributes, the importer's copies and the records' columns come. The names
+    /// left out are also the field names of the commands' JSON and CSV (`stop_id`, `route_type`)
+    /// or the keys every table has (`id`, `feed`).
+    func testEachColumnOfAgencyStopsAndRoutesIsWrittenInOneFile() throws {
+        let outputFields: Set<String> = ["id", "feed", "agency", "agency_id", "stop_id", "stop_name", "stop_lat", "stop_lon", "location_type",
+                                         "parent", "platform_code", "route_id", "route_short_name", "route_type"]
+        let declared = [("Sources/GTFS/Model/Agency.swift", Agency.Columns.all.names()), ("Sources/GTFS/Model/Stop.swift", Stop.Columns.all.names()),
+                        ("Sources/GTFS/Model/Route.swift", Route.Columns.all.names())]
+        XCTAssertTrue(declared.contains { $0.1.contains("route_color") } && declared.contains { $0.1.contains("stop_desc") })
+        var texts: [String: String] = [:]
+        for path in try swiftFiles(under: "Sources") {
+            texts[path] = try String(contentsOfFile: Paths.projectRoot + "/" + path, encoding: .utf8)
+        }
+        for (file, columns) in declared {
+            for column in columns where !outputFields.contains(column) {
+                let files = texts.filter { $0.value.contains("\"" + column + "\"") }.keys.sorted()
+                XCTAssertEqual(files, [file], "\(column) is named by a string outside its declaration")
+            }
         }
     }
 }

@@ -29,7 +29,7 @@ public enum FeedCatalog {
         for entity in ["frequencies", "trips", "directions", "calendar_dates", "calendar", "services", "routes", "stops", "agency", "feed_info"] {
             try database.run(TransitModel.deleteRows(of: entity, feedKey: feed))
         }
-        try database.run(FeedDownload.delete(where: FeedDownload.column(.feed) == feed))
+        try database.run(DownloadRecord.delete(where: DownloadRecord.column(.feed) == feed))
         // Its realtime data goes with it (the tables exist once realtime was read).
         if try SchemaObject.exists(RealtimeSchema.sources.name, in: database) {
             try RealtimeStore.removeRealtime(ofFeed: feed, from: database)
@@ -80,9 +80,9 @@ public struct RecordedSource: Sendable, Equatable {
         guard case .current = try DatabaseFile.inspect(path) else { return nil }
         let database = try Database(path: path, mode: .readOnly)
         guard let feed = try database.fetchOne(FetchRequest<Feed>().filter(Feed.column(Feed.columns.name) == name)) else { return nil }
-        var download: FeedDownload?
+        var download: DownloadRecord?
         do {
-            download = try database.fetchOne(FeedDownload.of(feed: feed.key))
+            download = try database.fetchOne(DownloadRecord.of(feed: feed.key))
         } catch let error as DatabaseError where error.isMissingTable {}
         return RecordedSource(source: feed.source, etag: download?.etag, lastModified: download?.lastModified, importedAt: feed.importedAt)
     }

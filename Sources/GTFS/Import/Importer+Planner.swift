@@ -6,32 +6,36 @@ extension Importer {
     /// reads the rows that name no route and no trip.
     func loadTransfers() throws {
         let table = Schema.transfers(feedKey)
-        let insert = try database.makeStatement(table.insertSQL())
+        let insert = try RowWriter(database, inserting: table)
         var rows = 0
         try readFile("transfers.txt", requiring: ["transfer_type"]) { fields, required in
             // "0 or empty": a recommended transfer point.
             let type = try fields.code(required[0], allowed: 0...5) ?? 0
-            var values: [SQLValue] = []
-            let references: [(field: String, keys: [String: Int], file: String)] = [
-                ("from_stop_id", stopKeys, "stops.txt"), ("to_stop_id", stopKeys, "stops.txt"),
-                ("from_route_id", routeKeys, "routes.txt"), ("to_route_id", routeKeys, "routes.txt"),
-                ("from_trip_id", tripKeys, "trips.txt"), ("to_trip_id", tripKeys, "trips.txt"),
+            typealias T = Schema.TransferColumn
+            var keys: [(column: T, key: Int?)] = []
+            let references: [(field: String, column: T, keys: [String: Int], file: String)] = [
+                ("from_stop_id", .fromStop, stopKeys, "stops.txt"), ("to_stop_id", .toStop, stopKeys, "stops.txt"),
+                ("from_route_id", .fromRoute, routeKeys, "routes.txt"), ("to_route_id", .toRoute, routeKeys, "routes.txt"),
+                ("from_trip_id", .fromTrip, tripKeys, "trips.txt"), ("to_trip_id", .toTrip, tripKeys, "trips.txt"),
             ]
-            for (field, keys, file) in references {
+            for (field, column, ids, file) in references {
                 guard let id = try fields.text(field) else {
-                    values.append(.null)
+                    keys.append((column, nil))
                     continue
                 }
-                guard let key = keys[id] else {
+                guard let key = ids[id] else {
                     report.skip("transfers.txt: \(field) not in \(file)", example: "line \(fields.line): \(field) '\(id)'")
                     return
                 }
-                values.append(.integer(Int64(key)))
+                keys.append((column, key))
             }
             let minimum = try fields.int("min_transfer_time")
             if let minimum, minimum < 0 { throw fields.error("min_transfer_time", "\(minimum) is negative") }
-            try insert.bind(values + [.integer(Int64(type)), minimum.sqlValue])
-            try insert.run()
+            try insert.write { row in
+                for (column, key) in keys { row[column.rawValue] = key.sqlValue }
+                row[T.transferType.rawValue] = .integer(Int64(type))
+                row[T.minimumTime.rawValue] = minimum.sqlValue
+            }
             rows += 1
         }
         count("transfers", rows)

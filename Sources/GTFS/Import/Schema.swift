@@ -39,30 +39,11 @@ public enum Schema {
         C("first_date", .integer), C("last_date", .integer),
     ])
 
-    static let agency = TableDefinition("agency", columns: [
-        C("id", .integer, primaryKey: true), C("feed", .integer, notNull: true), C("agency_id", .text),
-        C("agency_name", .text), C("agency_url", .text), C("agency_timezone", .text), C("agency_lang", .text),
-        C("agency_phone", .text), C("agency_fare_url", .text), C("agency_email", .text),
-    ])
+    static let agency = TableDefinition(of: Agency.self, columns: Agency.Columns.all)
 
-    /// The column of `stops` holding the stop's name folded as searches fold it
-    /// (`NameNormalizer`), which no record shows.
-    static let normalizedName = "normalized_name"
+    static let stops = TableDefinition(of: Stop.self, columns: Stop.Columns.all)
 
-    static let stops = TableDefinition("stops", columns: [
-        C("id", .integer, primaryKey: true), C("feed", .integer, notNull: true), C("stop_id", .text, notNull: true),
-        C("stop_code", .text), C("stop_name", .text), C(normalizedName, .text, notNull: true), C("stop_desc", .text),
-        C("stop_lat", .real), C("stop_lon", .real), C("zone_id", .text), C("stop_url", .text),
-        C("location_type", .integer, notNull: true), C("parent", .integer), C("stop_timezone", .text),
-        C("wheelchair_boarding", .integer), C("level_id", .text), C("platform_code", .text),
-    ])
-
-    static let routes = TableDefinition("routes", columns: [
-        C("id", .integer, primaryKey: true), C("feed", .integer, notNull: true), C("route_id", .text, notNull: true),
-        C("agency", .integer), C("route_short_name", .text), C("route_long_name", .text), C("route_desc", .text),
-        C("route_type", .integer), C("route_url", .text), C("route_color", .text), C("route_text_color", .text),
-        C("route_sort_order", .integer),
-    ])
+    static let routes = TableDefinition(of: Route.self, columns: Route.Columns.all)
 
     static let services = TableDefinition("services", columns: [
         C("id", .integer, primaryKey: true), C("feed", .integer, notNull: true), C("service_id", .text, notNull: true),
@@ -125,9 +106,9 @@ public enum Schema {
 
     /// How each feed imported from a URL was last downloaded: the URL and the validators
     /// (`ETag`, `Last-Modified`) that let the next import skip an unchanged feed.
-    static let feedDownloads = TableDefinition(FeedDownload.tableName, columns: [
-        FeedDownload.definition(.feed, .integer, primaryKey: true), FeedDownload.definition(.url, .text, notNull: true),
-        FeedDownload.definition(.etag, .text), FeedDownload.definition(.lastModified, .text),
+    static let feedDownloads = TableDefinition(DownloadRecord.tableName, columns: [
+        DownloadRecord.definition(.feed, .integer, primaryKey: true), DownloadRecord.definition(.url, .text, notNull: true),
+        DownloadRecord.definition(.etag, .text), DownloadRecord.definition(.lastModified, .text),
     ])
 
     /// The tables every feed shares, in the order they are created.
@@ -140,12 +121,14 @@ public enum Schema {
                                 servicesByServiceID, tripsByTripID, tripsByService, tripsByRoute, frequenciesByTrip, feedInfoByFeed]
 
     static let feedsByName = IndexDefinition("feeds_by_name", on: feeds.name, columns: ["name"], unique: true)
-    static let stopsByStopID = IndexDefinition("stops_by_stop_id", on: stops.name, columns: ["stop_id", "feed"], unique: true)
-    static let stopsByLocation = IndexDefinition("stops_by_location", on: stops.name, columns: ["stop_lon", "stop_lat"])
-    static let stopsByNormalizedName = IndexDefinition("stops_by_normalized_name", on: stops.name, columns: ["normalized_name"])
+    static let stopsByStopID = IndexDefinition("stops_by_stop_id", on: stops.name, columns: [Stop.Columns.stopID, Stop.Columns.feed].names(), unique: true)
+    static let stopsByLocation = IndexDefinition("stops_by_location", on: stops.name, columns: [Stop.Columns.longitude, Stop.Columns.latitude].names())
+    static let stopsByNormalizedName = IndexDefinition("stops_by_normalized_name", on: stops.name, columns: [Stop.Columns.normalizedName.name])
     /// Partial: it serves "the platforms of this station" and is never taken for `parent IS NULL`.
-    static let stopsByParent = IndexDefinition("stops_by_parent", on: stops.name, columns: ["parent"], onlyWhereNotNull: "parent")
-    static let routesByRouteID = IndexDefinition("routes_by_route_id", on: routes.name, columns: ["route_id", "feed"], unique: true)
+    static let stopsByParent = IndexDefinition("stops_by_parent", on: stops.name, columns: [Stop.Columns.parent.name],
+                                               onlyWhereNotNull: Stop.Columns.parent.name)
+    static let routesByRouteID = IndexDefinition("routes_by_route_id", on: routes.name, columns: [Route.Columns.routeID, Route.Columns.feed].names(),
+                                                 unique: true)
     static let servicesByServiceID = IndexDefinition("services_by_service_id", on: services.name, columns: ["service_id", "feed"], unique: true)
     static let tripsByTripID = IndexDefinition("trips_by_trip_id", on: trips.name, columns: ["trip_id", "feed"], unique: true)
     /// "The trips that run on a date": service_days gives the services, this gives their trips.

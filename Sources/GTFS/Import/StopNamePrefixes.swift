@@ -147,7 +147,7 @@ enum StopNamePrefixes {
         // Read by position, in the order selected here.
         let c = Stop.columns
         let columns = Query(table: Stop.tableName)
-            .select(Stop.column(c.key), Stop.column(c.stopID), Column(Schema.normalizedName), Stop.column(c.locationType), Stop.column(c.parent))
+            .select(Stop.column(c.key), Stop.column(c.stopID), Stop.Columns.normalizedName.qualified, Stop.column(c.locationType), Stop.column(c.parent))
         try database.forEachRow(SQLGenerator.prepare(columns)) { row in
             stops.append(NamedStop(key: row.int(0), stopID: row.string(1), normalizedName: row.string(2),
                                    locationType: row.int(3), parent: row.optionalInt(4)))

@@ -4,7 +4,27 @@ import FetchRequest
 public struct Agency: ModelRecord, Sendable, Equatable {
     public static let tableName = "agency"
     public static let entityName = "agency"
-    public static let columnNames = ["id", "feed", "agency_id", "agency_name", "agency_url", "agency_timezone", "agency_lang", "agency_phone"]
+
+    /// The columns of `agency`, each declared once (agency.txt's fields under their own names).
+    public enum Columns {
+        public static let key = DeclaredColumn<Agency>("id", .integer, primaryKey: true)
+        public static let feed = DeclaredColumn<Agency>("feed", .integer, notNull: true)
+        public static let agencyID = DeclaredColumn<Agency>.field("agency_id", .text)
+        public static let name = DeclaredColumn<Agency>.field("agency_name", .text)
+        public static let url = DeclaredColumn<Agency>.field("agency_url", .text)
+        public static let timeZone = DeclaredColumn<Agency>.field("agency_timezone", .text)
+        public static let language = DeclaredColumn<Agency>.field("agency_lang", .text)
+        public static let phone = DeclaredColumn<Agency>.field("agency_phone", .text)
+        public static let fareURL = DeclaredColumn<Agency>.field("agency_fare_url", .text)
+        public static let email = DeclaredColumn<Agency>.field("agency_email", .text)
+
+        /// Every column, in the table's order.
+        static let all = [key, feed, agencyID, name, url, timeZone, language, phone, fareURL, email]
+        /// The columns an `Agency` reads.
+        static let read = [key, feed, agencyID, name, url, timeZone, language, phone]
+    }
+
+    public static let columnNames = Columns.read.names()
 
     /// The integer key inside the database.
     public let key: Int
@@ -18,10 +38,10 @@ public struct Agency: ModelRecord, Sendable, Equatable {
     public let language: String?
     public let phone: String?
 
-    private static let columns = (key: RecordColumn<Agency>("id"), feed: RecordColumn<Agency>("feed"), agencyID: RecordColumn<Agency>("agency_id"),
-                                  name: RecordColumn<Agency>("agency_name"), url: RecordColumn<Agency>("agency_url"),
-                                  timeZone: RecordColumn<Agency>("agency_timezone"), language: RecordColumn<Agency>("agency_lang"),
-                                  phone: RecordColumn<Agency>("agency_phone"))
+    private static let columns = (key: RecordColumn(Columns.key), feed: RecordColumn(Columns.feed), agencyID: RecordColumn(Columns.agencyID),
+                                  name: RecordColumn(Columns.name), url: RecordColumn(Columns.url),
+                                  timeZone: RecordColumn(Columns.timeZone), language: RecordColumn(Columns.language),
+                                  phone: RecordColumn(Columns.phone))
 
     public init(row: Row) throws {
         let c = Agency.columns
@@ -37,9 +57,9 @@ public struct Agency: ModelRecord, Sendable, Equatable {
 
     /// The keys of `agency` for typed predicates.
     public struct Keys: Sendable {
-        public let agencyID = ModelKey<Agency, String?>("agency_id")
-        public let name = ModelKey<Agency, String?>("agency_name")
-        public let timeZone = ModelKey<Agency, String?>("agency_timezone")
+        public let agencyID = ModelKey<Agency, String?>(Columns.agencyID.name)
+        public let name = ModelKey<Agency, String?>(Columns.name.name)
+        public let timeZone = ModelKey<Agency, String?>(Columns.timeZone.name)
         public let routes = ModelKey<Agency, ToMany<Route>>("routes")
     }
 

@@ -4,8 +4,30 @@ import FetchRequest
 public struct Route: ModelRecord, Sendable, Equatable {
     public static let tableName = "routes"
     public static let entityName = "routes"
-    public static let columnNames = ["id", "feed", "route_id", "agency", "route_short_name", "route_long_name", "route_type",
-                                     "route_color", "route_text_color", "route_sort_order"]
+
+    /// The columns of `routes`, each declared once (routes.txt's fields under their own names).
+    public enum Columns {
+        public static let key = DeclaredColumn<Route>("id", .integer, primaryKey: true)
+        public static let feed = DeclaredColumn<Route>("feed", .integer, notNull: true)
+        public static let routeID = DeclaredColumn<Route>.field("route_id", .text, notNull: true)
+        public static let agency = DeclaredColumn<Route>.key("agency", shownAs: "agency_id", keyPath: "agency.agency_id")
+        public static let shortName = DeclaredColumn<Route>.field("route_short_name", .text)
+        public static let longName = DeclaredColumn<Route>.field("route_long_name", .text)
+        public static let description = DeclaredColumn<Route>.field("route_desc", .text)
+        public static let type = DeclaredColumn<Route>.field("route_type", .integer, as: TransitModel.routeTypes)
+        public static let url = DeclaredColumn<Route>.field("route_url", .text)
+        /// `route_color` and `route_text_color`: hex without `#`.
+        public static let color = DeclaredColumn<Route>.field("route_color", .text)
+        public static let textColor = DeclaredColumn<Route>.field("route_text_color", .text)
+        public static let sortOrder = DeclaredColumn<Route>.field("route_sort_order", .integer)
+
+        /// Every column, in the table's order.
+        static let all = [key, feed, routeID, agency, shortName, longName, description, type, url, color, textColor, sortOrder]
+        /// The columns a `Route` reads.
+        static let read = [key, feed, routeID, agency, shortName, longName, type, color, textColor, sortOrder]
+    }
+
+    public static let columnNames = Columns.read.names()
 
     /// The integer key inside the database.
     public let key: Int
@@ -24,11 +46,11 @@ public struct Route: ModelRecord, Sendable, Equatable {
     public let sortOrder: Int?
 
     /// The record's columns by name (requests that read a few of them name them here).
-    static let columns = (key: RecordColumn<Route>("id"), feed: RecordColumn<Route>("feed"), routeID: RecordColumn<Route>("route_id"),
-                                  agency: RecordColumn<Route>("agency"), shortName: RecordColumn<Route>("route_short_name"),
-                                  longName: RecordColumn<Route>("route_long_name"), type: RecordColumn<Route>("route_type"),
-                                  color: RecordColumn<Route>("route_color"), textColor: RecordColumn<Route>("route_text_color"),
-                                  sortOrder: RecordColumn<Route>("route_sort_order"))
+    static let columns = (key: RecordColumn(Columns.key), feed: RecordColumn(Columns.feed), routeID: RecordColumn(Columns.routeID),
+                          agency: RecordColumn(Columns.agency), shortName: RecordColumn(Columns.shortName),
+                          longName: RecordColumn(Columns.longName), type: RecordColumn(Columns.type),
+                          color: RecordColumn(Columns.color), textColor: RecordColumn(Columns.textColor),
+                          sortOrder: RecordColumn(Columns.sortOrder))
 
     public init(row: Row) throws {
         let c = Route.columns
@@ -46,10 +68,10 @@ public struct Route: ModelRecord, Sendable, Equatable {
 
     /// The keys of `routes` for typed predicates.
     public struct Keys: Sendable {
-        public let routeID = ModelKey<Route, String>("route_id")
-        public let shortName = ModelKey<Route, String?>("route_short_name")
-        public let longName = ModelKey<Route, String?>("route_long_name")
-        public let type = ModelKey<Route, Int?>("route_type")
+        public let routeID = ModelKey<Route, String>(Columns.routeID.name)
+        public let shortName = ModelKey<Route, String?>(Columns.shortName.name)
+        public let longName = ModelKey<Route, String?>(Columns.longName.name)
+        public let type = ModelKey<Route, Int?>(Columns.type.name)
         public let agency = ModelKey<Route, Agency>("agency")
         public let trips = ModelKey<Route, ToMany<Trip>>("trips")
     }

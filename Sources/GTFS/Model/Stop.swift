@@ -4,7 +4,37 @@ import FetchRequest
 public struct Stop: ModelRecord, Sendable, Equatable {
     public static let tableName = "stops"
     public static let entityName = "stops"
-    public static let columnNames = ["id", "stop_id", "stop_name", "stop_lat", "stop_lon", "location_type", "parent", "platform_code", "feed"]
+
+    /// The columns of `stops`, each declared once (stops.txt's fields under their own names).
+    public enum Columns {
+        public static let key = DeclaredColumn<Stop>("id", .integer, primaryKey: true)
+        public static let feed = DeclaredColumn<Stop>("feed", .integer, notNull: true)
+        public static let stopID = DeclaredColumn<Stop>.field("stop_id", .text, notNull: true)
+        public static let code = DeclaredColumn<Stop>.field("stop_code", .text)
+        public static let name = DeclaredColumn<Stop>.field("stop_name", .text)
+        /// The name folded as searches fold it (`NameNormalizer`), which no record shows.
+        public static let normalizedName = DeclaredColumn<Stop>("normalized_name", .text, notNull: true)
+        public static let description = DeclaredColumn<Stop>.field("stop_desc", .text)
+        public static let latitude = DeclaredColumn<Stop>.field("stop_lat", .real)
+        public static let longitude = DeclaredColumn<Stop>.field("stop_lon", .real)
+        public static let zoneID = DeclaredColumn<Stop>.field("zone_id", .text)
+        public static let url = DeclaredColumn<Stop>.field("stop_url", .text)
+        public static let locationType = DeclaredColumn<Stop>.field("location_type", .integer, notNull: true, as: TransitModel.locationTypes)
+        /// The key of the parent station (`parent_station` in the model and the feed).
+        public static let parent = DeclaredColumn<Stop>.key("parent", shownAs: "parent_station", keyPath: "parent_station.stop_id")
+        public static let timeZone = DeclaredColumn<Stop>.field("stop_timezone", .text)
+        public static let wheelchairBoarding = DeclaredColumn<Stop>.field("wheelchair_boarding", .integer)
+        public static let levelID = DeclaredColumn<Stop>.field("level_id", .text)
+        public static let platformCode = DeclaredColumn<Stop>.field("platform_code", .text)
+
+        /// Every column, in the table's order.
+        static let all = [key, feed, stopID, code, name, normalizedName, description, latitude, longitude, zoneID, url,
+                          locationType, parent, timeZone, wheelchairBoarding, levelID, platformCode]
+        /// The columns a `Stop` reads.
+        static let read = [key, stopID, name, latitude, longitude, locationType, parent, platformCode, feed]
+    }
+
+    public static let columnNames = Columns.read.names()
 
     /// The integer key inside the database.
     public let key: Int
@@ -24,10 +54,10 @@ public struct Stop: ModelRecord, Sendable, Equatable {
     public let feedKey: Int
 
     /// The record's columns by name (`NearbyStops` reads the coordinates before decoding).
-    static let columns = (key: RecordColumn<Stop>("id"), stopID: RecordColumn<Stop>("stop_id"), name: RecordColumn<Stop>("stop_name"),
-                                  latitude: RecordColumn<Stop>("stop_lat"), longitude: RecordColumn<Stop>("stop_lon"),
-                                  locationType: RecordColumn<Stop>("location_type"), parent: RecordColumn<Stop>("parent"),
-                                  platformCode: RecordColumn<Stop>("platform_code"), feed: RecordColumn<Stop>("feed"))
+    static let columns = (key: RecordColumn(Columns.key), stopID: RecordColumn(Columns.stopID), name: RecordColumn(Columns.name),
+                          latitude: RecordColumn(Columns.latitude), longitude: RecordColumn(Columns.longitude),
+                          locationType: RecordColumn(Columns.locationType), parent: RecordColumn(Columns.parent),
+                          platformCode: RecordColumn(Columns.platformCode), feed: RecordColumn(Columns.feed))
 
     public init(row: Row) throws {
         let c = Stop.columns
@@ -44,13 +74,13 @@ public struct Stop: ModelRecord, Sendable, Equatable {
 
     /// The keys of `stops` for typed predicates.
     public struct Keys: Sendable {
-        public let stopID = ModelKey<Stop, String>("stop_id")
-        public let name = ModelKey<Stop, String?>("stop_name")
-        public let code = ModelKey<Stop, String?>("stop_code")
-        public let latitude = ModelKey<Stop, Double?>("stop_lat")
-        public let longitude = ModelKey<Stop, Double?>("stop_lon")
-        public let locationType = ModelKey<Stop, Int>("location_type")
-        public let platformCode = ModelKey<Stop, String?>("platform_code")
+        public let stopID = ModelKey<Stop, String>(Columns.stopID.name)
+        public let name = ModelKey<Stop, String?>(Columns.name.name)
+        public let code = ModelKey<Stop, String?>(Columns.code.name)
+        public let latitude = ModelKey<Stop, Double?>(Columns.latitude.name)
+        public let longitude = ModelKey<Stop, Double?>(Columns.longitude.name)
+        public let locationType = ModelKey<Stop, Int>(Columns.locationType.name)
+        public let platformCode = ModelKey<Stop, String?>(Columns.platformCode.name)
         public let parentStation = ModelKey<Stop, Stop>("parent_station")
         public let children = ModelKey<Stop, ToMany<Stop>>("children")
         public let stopTimes = ModelKey<Stop, ToMany<StopTime>>("stop_times")
@@ -63,12 +93,12 @@ public struct Stop: ModelRecord, Sendable, Equatable {
     /// (`location_type` 0 or empty, with or without a parent). Entrances, nodes and boarding areas
     /// (2, 3, 4) are never listed.
     public static func listed(platforms: Bool, alias: String = tableName) -> SQLPredicate {
-        if platforms { return Column("location_type", of: alias) == 0 }
-        return Column("location_type", of: alias).isIn([0, 1]) && Column("parent", of: alias).isNull
+        if platforms { return Columns.locationType.of(alias) == 0 }
+        return Columns.locationType.of(alias).isIn([0, 1]) && Columns.parent.of(alias).isNull
     }
 
     /// Boarding points: where a rider gets on (`location_type` 0 or empty).
     public static func boardingPoints(alias: String = tableName) -> SQLPredicate {
-        Column("location_type", of: alias) == 0
+        Columns.locationType.of(alias) == 0
     }
 }

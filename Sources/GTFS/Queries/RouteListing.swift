@@ -102,15 +102,17 @@ public struct RouteListing: Sendable {
                 routesCalling.sortDescriptors = []
                 fetch.filter(fetch.key.isIn(routesCalling))
             }
-            let query = try fetch.query(selecting: ["route_id", "agency.agency_name", "route_short_name", "route_long_name", "route_type",
-                                                    "route_color", "route_text_color", "route_sort_order"], columns: [routeKey]).query
+            typealias C = Route.Columns
+            let agencyName = "agency." + Agency.Columns.name.name
+            let query = try fetch.query(selecting: [C.routeID.name, agencyName] + [C.shortName, C.longName, C.type, C.color, C.textColor, C.sortOrder].names(),
+                                        columns: [routeKey]).query
             try transit.database.forEachRow(SQLGenerator.prepare(query)) { row in
-                let type = row.int("route_type")
+                let type = row.int(C.type.name)
                 if let typeFilter, !RouteType.matches(type, filter: typeFilter) { return }
-                routes.append(RouteSummary(feed: feed.name, routeID: row.string("route_id"), agency: row.optionalString("agency.agency_name"),
-                                           shortName: row.optionalString("route_short_name") ?? "", longName: row.optionalString("route_long_name") ?? "",
-                                           type: type, color: row.optionalString("route_color"), textColor: row.optionalString("route_text_color"),
-                                           sortOrder: row.optionalInt("route_sort_order"), trips: tripCounts[row.int(routeKey)] ?? 0))
+                routes.append(RouteSummary(feed: feed.name, routeID: row.string(C.routeID.name), agency: row.optionalString(agencyName),
+                                           shortName: row.optionalString(C.shortName.name) ?? "", longName: row.optionalString(C.longName.name) ?? "",
+                                           type: type, color: row.optionalString(C.color.name), textColor: row.optionalString(C.textColor.name),
+                                           sortOrder: row.optionalInt(C.sortOrder.name), trips: tripCounts[row.int(routeKey)] ?? 0))
             }
         }
         routes.sort { a, b in

@@ -23,8 +23,8 @@ struct RealtimeApplier {
     /// message name the same stops again and again (a matched trip's twice: stored, then matched
     /// by rule 2).
     private var stopKeys: [String: Int?] = [:]
-    private let rowInsert: Statement
-    private let addedInsert: Statement
+    private let rowInsert: RowWriter
+    private let addedInsert: RowWriter
     /// The largest and smallest delay written (0 when none): the widening departures need.
     private(set) var latestDelay = 0
     private(set) var earliestDelay = 0
@@ -44,8 +44,8 @@ struct RealtimeApplier {
         self.database = database
         self.feed = feed
         self.lookups = lookups
-        rowInsert = try database.makeStatement(RealtimeSchema.stopTimes.insertSQL(columns: RealtimeSchema.stopTimes.columnNames, orIgnore: true))
-        addedInsert = try database.makeStatement(RealtimeSchema.addedDepartures.insertSQL(columns: RealtimeSchema.addedDepartures.columnNames))
+        rowInsert = try RowWriter(database, inserting: RealtimeSchema.stopTimes, columns: RealtimeSchema.stopTimes.columnNames, orIgnore: true)
+        addedInsert = try RowWriter(database, inserting: RealtimeSchema.addedDepartures, columns: RealtimeSchema.addedDepartures.columnNames)
     }
 
     /// The key of stop `stopID` of the feed (nil when it has none), looked up once per stop_id.
@@ -89,23 +89,7 @@ struct RealtimeApplier {
             for index in times.indices { try write(index, delay: nil, skipped: true) }
             return
         }
-        // Rule 2.
-        var updates: [Int: RealtimeDataset.StopTimeUpdate] = [:]
-        var previous = -1
-        for stopTime in update.stopTimeUpdates {
-            var index: Int?
-            if let sequence = stopTime.stopSequence {
-                index = times.firstIndex { $0.sequence == sequence }
-            } else if let stop = try stop(stopTime.stopID), previous + 1 < times.count {
-                index = times[(previous + 1)...].firstIndex { $0.stop == stop }
-            }
-            guard let index else {
-                summary.stopTimeUpdatesUnmatched += 1
-                continue
-            }
-            previous = index
-            updates[index] = stopTime
-        }
+        let updates = try matchedStopTimeUpdates(update, times: times, into: &summary)
         // Rules 3-5, stop by stop.
         var current = update.delay
         for (index, time) in times.enumerated() {
@@ -124,14 +108,45 @@ struct RealtimeApplier {
         }
     }
 
+    /// Rule 2: the stop time updates of `update` by the index of the stop time (of `times`) each
+    /// matches; those matching none are counted.
+    private mutating func matchedStopTimeUpdates(_ update: RealtimeDataset.TripUpdate, times: [(sequence: Int, stop: Int, arrival: Int?, departure: Int?)],
+                                                 into summary: inout RealtimeSummary) throws -> [Int: RealtimeDataset.StopTimeUpdate] {
+        var updates: [Int: RealtimeDataset.StopTimeUpdate] = [:]
+        var previous = -1
+        for stopTime in update.stopTimeUpdates {
+            var index: Int?
+            if let sequence = stopTime.stopSequence {
+                index = times.firstIndex { $0.sequence == sequence }
+            } else if let stop = try stop(stopTime.stopID), previous + 1 < times.count {
+                index = times[(previous + 1)...].firstIndex { $0.stop == stop }
+            }
+            guard let index else {
+                summary.stopTimeUpdatesUnmatched += 1
+                continue
+            }
+            previous = index
+            updates[index] = stopTime
+        }
+        return updates
+    }
+
     /// Writes the changed stop times of every update applied, in key order; the first of two
     /// rows for one stop time stays.
     mutating func flush() throws {
         changed.sort { ($0.stop, $0.scheduled, $0.trip, $0.sequence, $0.order) < ($1.stop, $1.scheduled, $1.trip, $1.sequence, $1.order) }
-        for row in changed {
-            try rowInsert.bind([.integer(Int64(row.stop)), .integer(Int64(row.scheduled)), .integer(Int64(row.trip)), .integer(Int64(row.sequence)),
-                                .integer(Int64(row.date)), row.runStart.sqlValue, row.delay.sqlValue, .integer(row.skipped ? 1 : 0)])
-            try rowInsert.run()
+        let slots = ["stop", "scheduled", "trip", "stop_sequence", "service_date", "run_start", "delay", "skipped"].map(rowInsert.slot)
+        for change in changed {
+            try rowInsert.write { row in
+                row[slots[0]] = .integer(Int64(change.stop))
+                row[slots[1]] = .integer(Int64(change.scheduled))
+                row[slots[2]] = .integer(Int64(change.trip))
+                row[slots[3]] = .integer(Int64(change.sequence))
+                row[slots[4]] = .integer(Int64(change.date))
+                row[slots[5]] = change.runStart.sqlValue
+                row[slots[6]] = change.delay.sqlValue
+                row[slots[7]] = .integer(change.skipped ? 1 : 0)
+            }
         }
         changed = []
     }
@@ -168,10 +183,19 @@ struct RealtimeApplier {
         }
         for (stopTime, time) in timed.dropLast() where stopTime.relationship != 1 {
             guard let stop = try stop(stopTime.stopID) else { continue }
-            try addedInsert.bind([.integer(Int64(keys())), .integer(Int64(feed.key)), .integer(Int64(tripUpdate)), .integer(Int64(stop)),
-                                  .integer(Int64(time)), .integer(Int64(date.yyyymmdd)), update.trip.tripID.sqlValue, route.sqlValue,
-                                  update.trip.routeID.sqlValue, headsign.sqlValue])
-            try addedInsert.run()
+            let key = keys()
+            try addedInsert.write { row in
+                row["id"] = .integer(Int64(key))
+                row["feed"] = .integer(Int64(feed.key))
+                row["trip_update"] = .integer(Int64(tripUpdate))
+                row["stop"] = .integer(Int64(stop))
+                row["instant"] = .integer(Int64(time))
+                row["service_date"] = .integer(Int64(date.yyyymmdd))
+                row["trip_id"] = update.trip.tripID.sqlValue
+                row["route"] = route.sqlValue
+                row["route_id"] = update.trip.routeID.sqlValue
+                row["headsign"] = headsign.sqlValue
+            }
             addedDepartures += 1
         }
         return date

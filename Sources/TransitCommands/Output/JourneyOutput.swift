@@ -104,8 +104,8 @@ struct JourneyOutput {
                     let feed = leg.trip.map { transit.feedName(ofKey: $0) } ?? ""
                     return "{\"mode\": \"ride\", \"feed\": \(JSONText.quote(feed)), \"trip_id\": \(JSONText.quote(trip?.tripID ?? "")), "
                         + "\"route_id\": \(JSONText.quote(route?.routeID ?? "")), \"route_short_name\": \(route?.shortName.map(JSONText.quote) ?? "null"), "
-                        + "\"route_long_name\": \(route?.longName.map(JSONText.quote) ?? "null"), \"route_color\": \(route?.color.map(JSONText.quote) ?? "null"), "
-                        + "\"route_text_color\": \(route?.textColor.map(JSONText.quote) ?? "null"), \"headsign\": \(trip?.headsign.map(JSONText.quote) ?? "null"), "
+                        + "\"route_long_name\": \(route?.longName.map(JSONText.quote) ?? "null"), \"\(Route.Columns.color.name)\": \(route?.color.map(JSONText.quote) ?? "null"), "
+                        + "\"\(Route.Columns.textColor.name)\": \(route?.textColor.map(JSONText.quote) ?? "null"), \"headsign\": \(trip?.headsign.map(JSONText.quote) ?? "null"), "
                         + ends + ", \"departure\": \(JSONText.quote(iso(leg.departure))), \"arrival\": \(JSONText.quote(iso(leg.arrival))), "
                         + "\"realtime\": \(leg.isRealtime)" + (listsCalls ? ", \"stops\": " + callsJSON(leg, details) : "") + "}"
                 case .walk:

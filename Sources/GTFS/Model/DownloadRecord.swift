@@ -2,7 +2,7 @@ import FetchRequest
 
 /// A row of `feed_downloads`: how a feed imported from a URL was last downloaded, the URL and the
 /// validators (`ETag`, `Last-Modified`) that let the next import skip an unchanged feed.
-struct FeedDownload: CatalogRecord, Equatable {
+struct DownloadRecord: CatalogRecord, Equatable {
     static let tableName = "feed_downloads"
     static let primaryKey = Columns.feed.rawValue
 
@@ -25,8 +25,8 @@ struct FeedDownload: CatalogRecord, Equatable {
     }
 
     /// The request for the download of the feed keyed `feed`.
-    static func of(feed: Int) -> FetchRequest<FeedDownload> {
-        FetchRequest<FeedDownload>().filter(column(.feed) == feed)
+    static func of(feed: Int) -> FetchRequest<DownloadRecord> {
+        FetchRequest<DownloadRecord>().filter(column(.feed) == feed)
     }
 
     /// Records the download of feed `feed` from `url` with its validators.

@@ -1,33 +1,17 @@
 import FetchRequest
 
-/// One row an importer inserts into a table, its values set by column name: the `INSERT` lists
-/// every column of the table's definition (`statement(into:)`), so no value depends on where its
-/// column sits in the table.
-struct ImportRow {
-    let table: TableDefinition
-    private(set) var values: [SQLValue]
-
-    init(_ table: TableDefinition) {
-        self.table = table
-        values = Array(repeating: .null, count: table.columns.count)
+extension RowWriter {
+    /// The `INSERT` of every column of `table` (its keys included), rows setting them by name.
+    convenience init(_ database: Database, insertingEveryColumnOf table: TableDefinition) throws {
+        try self.init(database, inserting: table, columns: table.columnNames)
     }
+}
 
-    /// The `INSERT` of every column of `table`, in its definition's order, as rows bind them.
-    static func statement(into table: TableDefinition, in database: Database) throws -> Statement {
-        try database.makeStatement(table.insertSQL(columns: table.columnNames))
-    }
-
-    /// The value of `column` (a programming error when the table has no such column).
-    subscript(column: String) -> SQLValue {
-        get { values[slot(column)] }
-        set { values[slot(column)] = newValue }
-    }
-
-    private func slot(_ column: String) -> Int {
-        guard let slot = table.columns.firstIndex(where: { $0.name == column }) else {
-            preconditionFailure("\(table.name) has no column \(column)")
-        }
-        return slot
+extension RowWriter.Values {
+    /// The value of the declared column `column`.
+    subscript<Record>(column: DeclaredColumn<Record>) -> SQLValue {
+        get { self[column.name] }
+        set { self[column.name] = newValue }
     }
 }
 
@@ -56,12 +40,23 @@ struct CopiedFields {
     }
 
     /// Sets each copied field's text (nil when empty) in `row`.
-    func copy(from fields: FieldReader, into row: inout ImportRow) throws {
+    func copy(from fields: FieldReader, into row: inout RowWriter.Values) throws {
         for copy in copies { row[copy.column] = try fields.text(copy.field).sqlValue }
     }
 }
 
 extension FieldReader {
+    /// The text of the field of the declared column `column` (nil when absent or empty).
+    func text<Record>(_ column: DeclaredColumn<Record>) throws -> String? { try text(column.name) }
+    /// The decimal number in the field of `column`.
+    func double<Record>(_ column: DeclaredColumn<Record>) throws -> Double? { try double(column.name) }
+    /// The whole number in the field of `column`.
+    func int<Record>(_ column: DeclaredColumn<Record>) throws -> Int? { try int(column.name) }
+    /// The text of the field of `column`, which the file must have, not empty.
+    func requiredText<Record>(_ column: DeclaredColumn<Record>) throws -> String { try requiredText(column.name) }
+    /// The code in the field of `column`, one of `allowed` when present.
+    func code<Record>(_ column: DeclaredColumn<Record>, allowed: ClosedRange<Int>) throws -> Int? { try code(column.name, allowed: allowed) }
+
     /// The text of the field `name` (nil when the file lacks it or it is empty).
     func text(_ name: String) throws -> String? { try text(table.optional(name)) }
     /// The decimal number in the field `name`.
