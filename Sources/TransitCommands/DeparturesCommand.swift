@@ -67,32 +67,7 @@ struct DeparturesCommand: ParsableCommand {
                              if !columns.contains("stop_id") && !point {
                                  throw BatchInputError("the header has neither stop_id nor lat and lon (departures reads stop_id or lat,lon[,radius], then at[,within][,limit])")
                              }
-                         }, answer: { row in
-                             let stopID = try row.text("stop_id")
-                             let hasPoint = try row.text("lat") != nil || row.text("lon") != nil
-                             let stopKeys: [Int]
-                             let place: String
-                             switch (stopID, hasPoint) {
-                             case (let stopID?, false):
-                                 if try row.text("radius") != nil { throw BatchInputError("radius goes with lat,lon, not stop_id") }
-                                 do {
-                                     stopKeys = try transit.boardingKeys(forStopID: stopID)
-                                 } catch let error as TransitError {
-                                     throw BatchInputError(error.description)
-                                 }
-                                 place = "stop \(stopID)"
-                             case (nil, true):
-                                 let point = try row.coordinate()
-                                 let radius = try row.radius(else: 500)
-                                 stopKeys = try StopChoiceOptions.boardingKeys(near: point, radius: radius, in: transit)
-                                 place = "\(formatDistance(radius)) of \(formatDecimal(point.latitude, decimals: 6)),\(formatDecimal(point.longitude, decimals: 6))"
-                             case (.some, true): throw BatchInputError("give stop_id or lat,lon, not both")
-                             case (nil, false): throw BatchInputError("give stop_id, or lat and lon")
-                             }
-                             let within = try row.integer("within", range: 0...10_080, meaning: "a number of minutes from 0 to 10080") ?? within
-                             return try departures(from: stopKeys, place: place, at: try row.text("at") ?? at, atName: "at", within: within,
-                                                   limit: try row.limit(else: limit), now: now, in: transit)
-                         })
+                         }, answer: { row in try departures(answering: row, now: now, in: transit) })
             return
         }
         let stopKeys = try stops.boardingKeys(in: transit, format: options.format) ?? []
@@ -102,24 +77,57 @@ struct DeparturesCommand: ParsableCommand {
         let shown = options.format == .table ? ShownDeparture.mergingIdentical(answer.records) : answer.records
         options.write(shown, from: transit, emptyMessage: answer.emptyMessage)
         answer.note?.write(for: options.format)
-        // Under the table, the alerts active at --at that touch these departures: their stops (and
-        // stations), routes, trips, or those routes' types and agencies. The scope is worked out
-        // only when some alert is active at all.
-        if options.format == .table, !noRealtime, !answer.records.isEmpty, let start = answer.start,
-           try !AlertListing().run(on: transit, at: start).isEmpty {
-            var scope = try AlertListing.Scope.of(stopKeys: stopKeys, in: transit)
-            // Each feed's routes and trips are those of its departures listed.
-            for feedKey in scope.feeds.keys {
-                let listed = answer.records.map(\.departure).filter { $0.feed == transit.feedName(ofKey: FeedKeys.base(of: feedKey)) }
-                scope.feeds[feedKey]?.routeIDs = Set(listed.map(\.routeID))
-                scope.feeds[feedKey]?.tripIDs = Set(listed.map(\.tripID))
+        try writeAlerts(touching: answer, from: stopKeys, in: transit)
+    }
+
+    /// The answer to one row of `--input`: the departures from its stop_id, or from the stops
+    /// within its radius (default 500 m) of its lat,lon, at its `at`, `within` and `limit` (an
+    /// empty cell takes the flag's value).
+    private func departures(answering row: BatchRow, now: Int, in transit: TransitDatabase) throws -> BatchAnswer<ShownDeparture> {
+        let stopID = try row.text("stop_id")
+        let hasPoint = try row.text("lat") != nil || row.text("lon") != nil
+        let stopKeys: [Int]
+        let place: String
+        switch (stopID, hasPoint) {
+        case (let stopID?, false):
+            if try row.text("radius") != nil { throw BatchInputError("radius goes with lat,lon, not stop_id") }
+            do {
+                stopKeys = try transit.boardingKeys(forStopID: stopID)
+            } catch let error as TransitError {
+                throw BatchInputError(error.description)
             }
-            var listing = AlertListing()
-            listing.concerning = scope
-            let alerts = try listing.run(on: transit, at: start)
-            if !alerts.isEmpty {
-                writeToStandardOutput("\n" + alerts.map { "Alert: " + ($0.header ?? $0.description ?? $0.alertID) }.joined(separator: "\n") + "\n")
-            }
+            place = "stop \(stopID)"
+        case (nil, true):
+            let point = try row.coordinate()
+            let radius = try row.radius(else: 500)
+            stopKeys = try StopChoiceOptions.boardingKeys(near: point, radius: radius, in: transit)
+            place = "\(formatDistance(radius)) of \(formatDecimal(point.latitude, decimals: 6)),\(formatDecimal(point.longitude, decimals: 6))"
+        case (.some, true): throw BatchInputError("give stop_id or lat,lon, not both")
+        case (nil, false): throw BatchInputError("give stop_id, or lat and lon")
+        }
+        let within = try row.integer("within", range: 0...10_080, meaning: "a number of minutes from 0 to 10080") ?? within
+        return try departures(from: stopKeys, place: place, at: try row.text("at") ?? at, atName: "at", within: within,
+                              limit: try row.limit(else: limit), now: now, in: transit)
+    }
+
+    /// Under the table, the alerts active at --at that touch these departures: their stops (and
+    /// stations), routes, trips, or those routes' types and agencies. The scope is worked out
+    /// only when some alert is active at all; nothing for the other formats or --no-realtime.
+    private func writeAlerts(touching answer: BatchAnswer<ShownDeparture>, from stopKeys: [Int], in transit: TransitDatabase) throws {
+        guard options.format == .table, !noRealtime, !answer.records.isEmpty, let start = answer.start,
+              try !AlertListing().run(on: transit, at: start).isEmpty else { return }
+        var scope = try AlertListing.Scope.of(stopKeys: stopKeys, in: transit)
+        // Each feed's routes and trips are those of its departures listed.
+        for feedKey in scope.feeds.keys {
+            let listed = answer.records.map(\.departure).filter { $0.feed == transit.feedName(ofKey: FeedKeys.base(of: feedKey)) }
+            scope.feeds[feedKey]?.routeIDs = Set(listed.map(\.routeID))
+            scope.feeds[feedKey]?.tripIDs = Set(listed.map(\.tripID))
+        }
+        var listing = AlertListing()
+        listing.concerning = scope
+        let alerts = try listing.run(on: transit, at: start)
+        if !alerts.isEmpty {
+            writeToStandardOutput("\n" + alerts.map { "Alert: " + ($0.header ?? $0.description ?? $0.alertID) }.joined(separator: "\n") + "\n")
         }
     }
 
@@ -213,147 +221,4 @@ func describeDuration(_ seconds: Int) -> String {
     if magnitude < 7200 { return "\(magnitude / 60) min" }
     if magnitude < 172_800 { return "\(magnitude / 3600) h \(magnitude % 3600 / 60) min" }
     return "\(formatCount(magnitude / 86_400)) days"
-}
-
-/// A time typed by the user: `YYYY-MM-DD HH:MM[:SS]` (or with a `T`), read in the zone of the
-/// feeds asked, or ISO 8601 with a UTC offset (`+02:00`, `-0500`, `+02`) or `Z`, an instant anywhere.
-struct WallClockTime {
-    let date: ServiceDate
-    let hour: Int
-    let minute: Int
-    let second: Int
-    /// The offset typed, in seconds east of UTC; nil when none was (read in the feed's zone).
-    let utcOffsetSeconds: Int?
-
-    /// Parses `text`; messages call it `name` (`--at`, or the `at` column of a batch).
-    init(_ text: String, name: String = "--at") throws {
-        let problem = ValidationError("\(name) takes \"YYYY-MM-DD HH:MM[:SS]\" in the feed's time zone, or ISO 8601 with an offset (2025-06-01T08:00+02:00, 2025-06-01T06:00Z); got '\(text)'")
-        var trimmed = Substring(text.trimmingSpaces)
-        var offset: Int?
-        if trimmed.hasSuffix("Z") || trimmed.hasSuffix("z") {
-            offset = 0
-            trimmed = trimmed.dropLast()
-        } else if let sign = trimmed.lastIndex(where: { $0 == "+" || $0 == "-" }),
-                  let clockStart = trimmed.firstIndex(where: { $0 == " " || $0 == "T" }), sign > clockStart {
-            let digits = trimmed[trimmed.index(after: sign)...].filter { $0 != ":" }
-            guard digits.count == 2 || digits.count == 4, digits.allSatisfy({ $0.isASCII && $0.isNumber }),
-                  trimmed[trimmed.index(after: sign)...].filter({ $0 == ":" }).count <= (digits.count == 4 ? 1 : 0),
-                  let hours = Int(digits.prefix(2)), let minutes = Int(digits.dropFirst(2).isEmpty ? "0" : String(digits.dropFirst(2))),
-                  hours <= 18, minutes < 60 else { throw problem }
-            offset = (trimmed[sign] == "-" ? -1 : 1) * (hours * 3600 + minutes * 60)
-            trimmed = trimmed[..<sign]
-        }
-        let parts = trimmed.split(whereSeparator: { $0 == " " || $0 == "T" })
-        guard parts.count == 2 else { throw problem }
-        let day = parts[0].split(separator: "-", omittingEmptySubsequences: false)
-        let clock = parts[1].split(separator: ":", omittingEmptySubsequences: false)
-        guard day.count == 3, clock.count == 2 || clock.count == 3,
-              day[0].count == 4, day[1].count == 2, day[2].count == 2, clock.allSatisfy({ $0.count == 2 }),
-              (day + clock).allSatisfy({ $0.allSatisfy { $0.isASCII && $0.isNumber } }),
-              let year = Int(day[0]), let month = Int(day[1]), let dayOfMonth = Int(day[2]),
-              let hour = Int(clock[0]), let minute = Int(clock[1]) else { throw problem }
-        let second = clock.count == 3 ? Int(clock[2]) ?? 99 : 0
-        guard let date = ServiceDate(year: year, month: month, day: dayOfMonth) else {
-            throw ValidationError("\(name): \(parts[0]) is not a date")
-        }
-        guard hour < 24, minute < 60, second < 60 else { throw ValidationError("\(name): \(parts[1]) is not a time of day") }
-        self.date = date
-        self.hour = hour
-        self.minute = minute
-        self.second = second
-        self.utcOffsetSeconds = offset
-    }
-
-    /// The instant it names: with an offset, that instant; without, the wall-clock time in `zone`.
-    func instant(in zone: AgencyTimeZone) -> Int {
-        guard let utcOffsetSeconds else { return zone.instant(ofLocal: date, hour: hour, minute: minute, second: second) }
-        return (date.dayNumber * 86_400 + hour * 3600 + minute * 60 + second) - utcOffsetSeconds
-    }
-
-    /// This time written with `offset`, for messages.
-    func example(offset: String) -> String {
-        "\(date)T\(GTFSTime.twoDigitsPublic(hour)):\(GTFSTime.twoDigitsPublic(minute))\(offset)"
-    }
-}
-
-/// A departure as `departures` prints it.
-struct ShownDeparture: OutputRecord {
-    let departure: Departure
-    let minutes: Int
-    let local: LocalTime
-    /// The timetable's moment in the feed's zone (nil for a NEW trip).
-    let scheduled: LocalTime?
-    /// The route's colours, read only when a coloured table is drawn.
-    var routeColors: RouteColors?
-    /// How many identical departures this row stands for in a table (`mergingIdentical`).
-    var copies = 1
-
-    var feed: String { departure.feed }
-
-    /// `records` with identical departures as one row each, counted in `copies`: the same stop,
-    /// minute, route, headsign and realtime state (a feed that lists one train under several
-    /// trip ids, as some do for each of its through-running parts), kept where the first stands.
-    static func mergingIdentical(_ records: [ShownDeparture]) -> [ShownDeparture] {
-        var merged: [ShownDeparture] = []
-        var index: [String: Int] = [:]
-        for record in records {
-            let d = record.departure
-            let key = [d.feed, d.stopID, record.local.iso8601, d.routeID, d.headsign, record.delayText].joined(separator: "\u{1F}")
-            if let at = index[key] {
-                merged[at].copies += 1
-            } else {
-                index[key] = merged.count
-                merged.append(record)
-            }
-        }
-        return merged
-    }
-
-    init(departure: Departure, from start: Int, zone: AgencyTimeZone) {
-        self.departure = departure
-        // Whole minutes from --at, rounded down.
-        let seconds = departure.instant - start
-        minutes = seconds >= 0 ? seconds / 60 : -((-seconds + 59) / 60)
-        local = zone.localTime(of: departure.instant)
-        scheduled = departure.scheduledInstant.map { zone.localTime(of: $0) }
-    }
-
-    static let fieldNames = ["stop_id", "stop_name", "trip_id", "route_id", "route", "headsign", "service_date",
-                             "gtfs_time", "scheduled", "departure", "minutes", "delay_s", "realtime", "cancelled"]
-    var fieldValues: [OutputValue] {
-        [.text(departure.stopID), .text(departure.stopName), .text(departure.tripID), .text(departure.routeID),
-         .text(departure.route), .text(departure.headsign), .text(departure.serviceDate.description),
-         departure.gtfsTime.map { .text(GTFSTime.format($0)) } ?? .null, scheduled.map { .text($0.iso8601) } ?? .null,
-         .text(local.iso8601), .integer(minutes), departure.delay.map { .integer($0) } ?? .null, .boolean(departure.isRealtime),
-         .boolean(departure.isCancelled)]
-    }
-
-    /// The delay as the table shows it: "+4 min", "on time", "−1 min", "new" for a NEW trip,
-    /// "cancelled", nothing for the timetable's time.
-    var delayText: String {
-        guard departure.isRealtime else { return "" }
-        if departure.isCancelled { return "cancelled" }
-        guard let delay = departure.delay else { return "new" }
-        let minutes = Int((Double(delay) / 60).rounded())
-        if minutes == 0 { return "on time" }
-        return minutes > 0 ? "+\(minutes) min" : "\u{2212}\(-minutes) min"
-    }
-    var coordinate: (latitude: Double, longitude: Double)? {
-        guard let latitude = departure.latitude, let longitude = departure.longitude else { return nil }
-        return (latitude, longitude)
-    }
-    static let tableHeaders = ["Time", "In", "Realtime", "Route", "Headsign", "Stop", "Platform"]
-    static let rightAligned: Set<Int> = [1]
-    static let omittedWhenEmpty: Set<Int> = [2]
-    static let truncatable: Set<Int> = [4, 5]
-    var tableCells: [String] {
-        [local.hourMinute, "\(minutes) min", delayText, departure.route, departure.headsign + (copies > 1 ? " (×\(copies))" : ""),
-         departure.stopName, departure.platformCode ?? ""]
-    }
-    /// The route as a badge in its colours, the realtime delay coloured (a cancellation as late).
-    var tableStyles: [CellStyle] {
-        let realtime = departure.isCancelled ? CellStyle.late : departure.isRealtime ? CellStyle.delay(departure.delay) : .none
-        return [realtime, .none, realtime,
-         routeColors.map { .badge($0) } ?? .none, .none, .none, .none]
-    }
 }

@@ -11,22 +11,7 @@ import Glibc
 enum NearbyBenchmark {
     static func run(database path: String, count: Int, seed: UInt64) throws {
         let transit = try TransitDatabase(path: path)
-        var generator = SeededGenerator(seed: seed)
-        var stops: [(Double, Double)] = []
-        try transit.database.forEachRow(SQLGenerator.prepare(
-            Query(table: "stops").select(Column("stop_lat"), Column("stop_lon")).filter(Column("stop_lat").isNotNull).filter(try sampledStops(transit)))) {
-            stops.append(($0.double(0), $0.double(1)))
-        }
-        let points: [(Double, Double)] = (0..<count).map { _ in
-            let (lat, lon) = stops[Int.random(in: 0..<stops.count, using: &generator)]
-            // A point within 500 m: a random bearing and distance.
-            let distance = Double.random(in: 0...500, using: &generator) / Geo.earthRadius
-            let bearing = Double.random(in: 0..<(2 * .pi), using: &generator)
-            let φ1 = lat * .pi / 180
-            let φ2 = asin(sin(φ1) * cos(distance) + cos(φ1) * sin(distance) * cos(bearing))
-            let λ2 = lon * .pi / 180 + atan2(sin(bearing) * sin(distance) * cos(φ1), cos(distance) - sin(φ1) * sin(φ2))
-            return (φ2 * 180 / .pi, λ2 * 180 / .pi)
-        }
+        let points = try randomPoints(count: count, seed: seed, in: transit)
         // The floor: the SQL the module generated, prepared once through the C API.
         let sql = try NearbyStopsQuery(latitude: 0, longitude: 0).candidates().sql
         var handle: OpaquePointer?
@@ -71,5 +56,26 @@ enum NearbyBenchmark {
         report("  fetch-request module", module)
         report("  floor: one C prepared statement", floor)
         print("  ratio module / floor: " + String((median(module.micros) / median(floor.micros) * 100).rounded() / 100))
+    }
+
+    /// `count` seeded random points, each within 500 m of a random stop (of the sampled ones):
+    /// a random bearing and distance from it.
+    private static func randomPoints(count: Int, seed: UInt64, in transit: TransitDatabase) throws -> [(Double, Double)] {
+        var generator = SeededGenerator(seed: seed)
+        var stops: [(Double, Double)] = []
+        try transit.database.forEachRow(SQLGenerator.prepare(
+            Query(table: "stops").select(Column("stop_lat"), Column("stop_lon")).filter(Column("stop_lat").isNotNull).filter(try sampledStops(transit)))) {
+            stops.append(($0.double(0), $0.double(1)))
+        }
+        return (0..<count).map { _ in
+            let (lat, lon) = stops[Int.random(in: 0..<stops.count, using: &generator)]
+            // A point within 500 m: a random bearing and distance.
+            let distance = Double.random(in: 0...500, using: &generator) / Geo.earthRadius
+            let bearing = Double.random(in: 0..<(2 * .pi), using: &generator)
+            let φ1 = lat * .pi / 180
+            let φ2 = asin(sin(φ1) * cos(distance) + cos(φ1) * sin(distance) * cos(bearing))
+            let λ2 = lon * .pi / 180 + atan2(sin(bearing) * sin(distance) * cos(φ1), cos(distance) - sin(φ1) * sin(φ2))
+            return (φ2 * 180 / .pi, λ2 * 180 / .pi)
+        }
     }
 }

@@ -52,12 +52,27 @@ struct PredicateCompiler {
         throw error("more than \(Self.maximumTerms) predicates joined by \(word): use IN {a, b, …} for many values of one key", at: position)
     }
 
+    /// A comparison as SQL: with its key path (or aggregate) put on the left, compared as an
+    /// attribute, as the related rows of a to-many key path, or as an aggregate of them.
     private mutating func comparison(_ syntax: ComparisonSyntax, in scope: FetchScope) throws -> SQLPredicate {
+        let syntax = try withSubjectOnLeft(syntax, in: scope)
+        switch syntax.left {
+        case .keyPath(let keyPath):
+            return try keyPathComparison(keyPath, syntax, in: scope)
+        case .aggregate(let function, let collection, let attribute, let position):
+            return try aggregateComparison(function, collection, attribute, position: position, syntax, in: scope)
+        default:
+            throw error("expected a key path", at: syntax.left.position)
+        }
+    }
+
+    /// `syntax` with the key path (or aggregate) on the left: a value written there swaps sides,
+    /// the operator mirrored (`5 < x` is `x > 5`). Refuses MATCHES, and a comparison of two values.
+    private func withSubjectOnLeft(_ syntax: ComparisonSyntax, in scope: FetchScope) throws -> ComparisonSyntax {
         var syntax = syntax
         if syntax.op == .matches {
             throw error("MATCHES (regular expressions) is not supported: use LIKE with * and ? wildcards, or BEGINSWITH, ENDSWITH, CONTAINS", at: syntax.position)
         }
-        // The key path (or aggregate) goes on the left; a value there swaps sides.
         if !syntax.left.isSubject {
             guard syntax.right.isSubject else {
                 throw error("a comparison needs a key path on one side (an attribute of \(scope.entity.name)): \(scope.entity.keyDescription)", at: syntax.left.position)
@@ -68,50 +83,55 @@ struct PredicateCompiler {
             (syntax.left, syntax.right) = (syntax.right, syntax.left)
             syntax.op = mirrored
         }
-        switch syntax.left {
-        case .keyPath(let keyPath):
-            switch try resolve(keyPath, in: scope) {
-            case .value(let expression, let type, let name):
-                let condition = try compare(expression, type, name, syntax, in: scope)
-                return syntax.quantifier == Quantifier.none ? .isNotTrue(condition) : condition
-            case .toMany(let index, let outer, let alias, let relationship):
-                guard let quantifier = syntax.quantifier else {
-                    throw error("\(relationship.name) is a to-many relationship of \(outer.entity.name): say ANY, ALL or NONE before the key path, or use an aggregate such as \(relationship.name).@count",
-                                at: keyPath.positions[index])
-                }
-                guard index < keyPath.components.count - 1 else {
-                    throw error("\(relationship.name) is a to-many relationship of \(outer.entity.name): compare one of its attributes (\(relationship.name).ATTRIBUTE)",
-                                at: keyPath.positions[index])
-                }
-                let inner = try collection(keyPath, toManyAt: index, from: alias, in: scope, relationship: relationship,
-                                           throughEnd: false, variable: nil)
-                guard case .value(let expression, let type, let name) = try resolve(keyPath, from: inner.resolvedIndex, entity: inner.entity,
-                                                                                    alias: inner.alias, in: inner.scope, allowingToMany: true) else {
-                    throw error("internal: a to-many key path did not end at an attribute", at: keyPath.position)
-                }
-                let condition = try compare(expression, type, name, syntax, in: scope)
-                let rows = { (filter: SQLPredicate) in inner.query.filter(filter) }
-                switch quantifier {
-                case .any: return .exists(rows(condition))
-                case .none: return !.exists(rows(condition))
-                case .all: return !.exists(rows(SQLExpression.when(condition, then: .value(1), else: .value(0)) == 0))
-                }
+        return syntax
+    }
+
+    /// A comparison of the attribute `keyPath` ends at; when it crosses a to-many relationship,
+    /// of the related rows (ANY, ALL or NONE of them) as a correlated EXISTS.
+    private mutating func keyPathComparison(_ keyPath: KeyPathSyntax, _ syntax: ComparisonSyntax, in scope: FetchScope) throws -> SQLPredicate {
+        switch try resolve(keyPath, in: scope) {
+        case .value(let expression, let type, let name):
+            let condition = try compare(expression, type, name, syntax, in: scope)
+            return syntax.quantifier == Quantifier.none ? .isNotTrue(condition) : condition
+        case .toMany(let index, let outer, let alias, let relationship):
+            guard let quantifier = syntax.quantifier else {
+                throw error("\(relationship.name) is a to-many relationship of \(outer.entity.name): say ANY, ALL or NONE before the key path, or use an aggregate such as \(relationship.name).@count",
+                            at: keyPath.positions[index])
             }
-        case .aggregate(let function, let collection, let attribute, let position):
-            if let quantifier = syntax.quantifier {
-                throw error("\(quantifier.rawValue) goes before a to-many key path, not before an aggregate (\(function.rawValue) already takes all the related rows)",
-                            at: position)
+            guard index < keyPath.components.count - 1 else {
+                throw error("\(relationship.name) is a to-many relationship of \(outer.entity.name): compare one of its attributes (\(relationship.name).ATTRIBUTE)",
+                            at: keyPath.positions[index])
             }
-            if function == .count, let exists = syntax.existence {
-                // `@count == 0`, `@count > 0`: whether a related row exists, which stops at the first.
-                let rows = try countedRows(collection, position: position, in: scope)
-                return exists ? .exists(rows) : !.exists(rows)
+            let inner = try collection(keyPath, toManyAt: index, from: alias, in: scope, relationship: relationship,
+                                       throughEnd: false, variable: nil)
+            guard case .value(let expression, let type, let name) = try resolve(keyPath, from: inner.resolvedIndex, entity: inner.entity,
+                                                                                alias: inner.alias, in: inner.scope, allowingToMany: true) else {
+                throw error("internal: a to-many key path did not end at an attribute", at: keyPath.position)
             }
-            let (expression, type) = try aggregate(function, collection, attribute, position: position, in: scope)
-            return try compare(expression, type, function.rawValue, syntax, in: scope)
-        default:
-            throw error("expected a key path", at: syntax.left.position)
+            let condition = try compare(expression, type, name, syntax, in: scope)
+            let rows = { (filter: SQLPredicate) in inner.query.filter(filter) }
+            switch quantifier {
+            case .any: return .exists(rows(condition))
+            case .none: return !.exists(rows(condition))
+            case .all: return !.exists(rows(SQLExpression.when(condition, then: .value(1), else: .value(0)) == 0))
+            }
         }
+    }
+
+    /// A comparison of an aggregate (`stop_times.@count > 3`); `@count` against none or some
+    /// (`== 0`, `> 0`) as whether a related row exists, which stops at the first.
+    private mutating func aggregateComparison(_ function: AggregateFunction, _ collection: ExpressionSyntax, _ attribute: KeyPathSyntax?,
+                                              position: Int, _ syntax: ComparisonSyntax, in scope: FetchScope) throws -> SQLPredicate {
+        if let quantifier = syntax.quantifier {
+            throw error("\(quantifier.rawValue) goes before a to-many key path, not before an aggregate (\(function.rawValue) already takes all the related rows)",
+                        at: position)
+        }
+        if function == .count, let exists = syntax.existence {
+            let rows = try countedRows(collection, position: position, in: scope)
+            return exists ? .exists(rows) : !.exists(rows)
+        }
+        let (expression, type) = try aggregate(function, collection, attribute, position: position, in: scope)
+        return try compare(expression, type, function.rawValue, syntax, in: scope)
     }
 
     /// `expression op right` for an attribute of `type` named `name`.
@@ -124,66 +144,92 @@ struct PredicateCompiler {
         let subject = options.isEmpty ? expression : expression.folded(options)
         switch syntax.op {
         case .equal, .notEqual, .less, .lessOrEqual, .greater, .greaterOrEqual:
-            let other = try operand(syntax.right, for: type, name, options: options, in: scope)
-            if case .constant(.null) = other {
-                switch syntax.op {
-                case .equal: return expression.isNull
-                case .notEqual: return expression.isNotNull
-                default: throw error("nil compares only with == or !=", at: syntax.right.position)
-                }
-            }
-            let right = other.expression
-            switch syntax.op {
-            case .equal: return subject == right
-            // A missing value differs from every value (IS NOT, where <> would give unknown).
-            case .notEqual: return SQLPredicate(.comparison(subject, .isNot, right))
-            case .less: return subject < right
-            case .lessOrEqual: return subject <= right
-            case .greater: return subject > right
-            default: return subject >= right
-            }
+            return try ordering(expression, subject, type, name, syntax, in: scope)
         case .beginsWith, .endsWith, .contains, .like:
-            guard case .text = type else {
-                throw error("\(syntax.op.rawValue) compares text; \(name) is \(type.expectation)", at: syntax.position)
-            }
-            guard case .constant(.text(let text)) = try operand(syntax.right, for: .text, name, options: options, in: scope) else {
-                throw error("\(syntax.op.rawValue) needs a text value on its right (a quoted string, %@ or $VARIABLE)", at: syntax.right.position)
-            }
-            let escaped = SQLPredicate.globEscaped(text)
-            switch syntax.op {
-            case .beginsWith where options.isEmpty: return expression.beginsWith(text)
-            case .beginsWith: return subject.glob(escaped + "*")
-            case .endsWith: return subject.glob("*" + escaped)
-            case .contains: return subject.glob("*" + escaped + "*")
-            default: return subject.glob(Self.globPattern(fromLike: text))
-            }
+            return try textMatch(expression, subject, type, name, syntax, in: scope)
         case .in:
-            let elements: [ExpressionSyntax]
-            if case .list(let list, _) = syntax.right { elements = list } else { elements = [syntax.right] }
-            var values: [SQLValue] = []
-            var includesNil = false
-            for element in elements {
-                guard case .constant(let value) = try operand(element, for: type, name, options: options, in: scope) else {
-                    throw error("IN takes a list of values: {a, b, …}", at: element.position)
-                }
-                if value == .null { includesNil = true } else { values.append(value) }
-            }
-            // nil in the list matches a missing value, as == nil does.
-            return includesNil ? expression.isNull || subject.isIn(values) : subject.isIn(values)
+            return try membership(expression, subject, type, name, syntax, in: scope)
         case .between:
-            guard case .list(let bounds, _) = syntax.right, bounds.count == 2 else {
-                throw error("BETWEEN takes two bounds: {low, high}", at: syntax.right.position)
-            }
-            var values: [SQLExpression] = []
-            for bound in bounds {
-                let other = try operand(bound, for: type, name, options: options, in: scope)
-                if case .constant(.null) = other { throw error("BETWEEN's bounds cannot be nil", at: bound.position) }
-                values.append(other.expression)
-            }
-            return subject.between(values[0], and: values[1])
+            return try betweenBounds(subject, type, name, syntax, in: scope)
         case .matches:
             throw error("MATCHES is not supported", at: syntax.position)
         }
+    }
+
+    /// `==`, `!=`, `<`, `<=`, `>`, `>=` of `subject` (`expression` folded for `[c]`/`[d]`);
+    /// against nil, whether the value is missing.
+    private mutating func ordering(_ expression: SQLExpression, _ subject: SQLExpression, _ type: AttributeType, _ name: String,
+                                   _ syntax: ComparisonSyntax, in scope: FetchScope) throws -> SQLPredicate {
+        let other = try operand(syntax.right, for: type, name, options: syntax.options, in: scope)
+        if case .constant(.null) = other {
+            switch syntax.op {
+            case .equal: return expression.isNull
+            case .notEqual: return expression.isNotNull
+            default: throw error("nil compares only with == or !=", at: syntax.right.position)
+            }
+        }
+        let right = other.expression
+        switch syntax.op {
+        case .equal: return subject == right
+        // A missing value differs from every value (IS NOT, where <> would give unknown).
+        case .notEqual: return SQLPredicate(.comparison(subject, .isNot, right))
+        case .less: return subject < right
+        case .lessOrEqual: return subject <= right
+        case .greater: return subject > right
+        default: return subject >= right
+        }
+    }
+
+    /// BEGINSWITH, ENDSWITH, CONTAINS and LIKE of a text attribute as GLOB patterns (BEGINSWITH
+    /// without options as a range, which an index can serve).
+    private mutating func textMatch(_ expression: SQLExpression, _ subject: SQLExpression, _ type: AttributeType, _ name: String,
+                                    _ syntax: ComparisonSyntax, in scope: FetchScope) throws -> SQLPredicate {
+        let options = syntax.options
+        guard case .text = type else {
+            throw error("\(syntax.op.rawValue) compares text; \(name) is \(type.expectation)", at: syntax.position)
+        }
+        guard case .constant(.text(let text)) = try operand(syntax.right, for: .text, name, options: options, in: scope) else {
+            throw error("\(syntax.op.rawValue) needs a text value on its right (a quoted string, %@ or $VARIABLE)", at: syntax.right.position)
+        }
+        let escaped = SQLPredicate.globEscaped(text)
+        switch syntax.op {
+        case .beginsWith where options.isEmpty: return expression.beginsWith(text)
+        case .beginsWith: return subject.glob(escaped + "*")
+        case .endsWith: return subject.glob("*" + escaped)
+        case .contains: return subject.glob("*" + escaped + "*")
+        default: return subject.glob(Self.globPattern(fromLike: text))
+        }
+    }
+
+    /// `IN {a, b, …}` (or `IN` one value); nil in the list matches a missing value, as `== nil` does.
+    private mutating func membership(_ expression: SQLExpression, _ subject: SQLExpression, _ type: AttributeType, _ name: String,
+                                     _ syntax: ComparisonSyntax, in scope: FetchScope) throws -> SQLPredicate {
+        let elements: [ExpressionSyntax]
+        if case .list(let list, _) = syntax.right { elements = list } else { elements = [syntax.right] }
+        var values: [SQLValue] = []
+        var includesNil = false
+        for element in elements {
+            guard case .constant(let value) = try operand(element, for: type, name, options: syntax.options, in: scope) else {
+                throw error("IN takes a list of values: {a, b, …}", at: element.position)
+            }
+            if value == .null { includesNil = true } else { values.append(value) }
+        }
+        return includesNil ? expression.isNull || subject.isIn(values) : subject.isIn(values)
+    }
+
+    /// `BETWEEN {low, high}`, both bounds given (neither nil).
+    private mutating func betweenBounds(_ subject: SQLExpression, _ type: AttributeType, _ name: String,
+                                        _ syntax: ComparisonSyntax, in scope: FetchScope) throws -> SQLPredicate {
+        guard case .list(let bounds, _) = syntax.right, bounds.count == 2 else {
+            throw error("BETWEEN takes two bounds: {low, high}", at: syntax.right.position)
+        }
+        var values: [SQLExpression] = []
+        for bound in bounds {
+            let other = try operand(bound, for: type, name, options: syntax.options, in: scope)
+            if case .constant(.null) = other { throw error("BETWEEN's bounds cannot be nil", at: bound.position) }
+            values.append(other.expression)
+        }
+        return subject.between(values[0], and: values[1])
     }
 
     /// The other side of a comparison: a value typed as the attribute (folded for `[c]`/`[d]`), or
@@ -225,65 +271,91 @@ struct PredicateCompiler {
     /// `value` as the attribute stores it; text folded when `options` say so.
     private func typed(_ value: PredicateValue, as type: AttributeType, _ name: String, options: StringOptions, at position: Int) throws -> SQLValue {
         if case .null = value { return .null }
-        let wrong = error("\(name) takes \(type.expectation); got \(value.written)", at: position)
+        let stored: SQLValue?
         switch type {
-        case .text:
-            let text: String
-            switch value {
-            case .text(let string): text = string
-            case .integer(let number): text = String(number)
-            case .real(let number): text = String(number)
-            case .bool, .null: throw wrong
-            }
-            return .text(options.isEmpty ? text : model.folding(text, options))
-        case .integer:
-            switch value {
-            case .integer(let number): return .integer(Int64(number))
-            case .real(let number) where number.rounded() == number && abs(number) < 9e15: return .integer(Int64(number))
-            case .text(let string): if let number = Int64(string) { return .integer(number) }
-            case .bool(let flag): return .integer(flag ? 1 : 0)
-            default: break
-            }
-            throw wrong
-        case .real:
-            switch value {
-            case .integer(let number): return .real(Double(number))
-            case .real(let number): return .real(number)
-            case .text(let string): if let number = Double(string), number.isFinite { return .real(number) }
-            default: break
-            }
-            throw wrong
-        case .boolean:
-            switch value {
-            case .bool(let flag): return .integer(flag ? 1 : 0)
-            case .integer(let number) where number == 0 || number == 1: return .integer(Int64(number))
-            case .text(let string):
-                switch string.lowercased() {
-                case "true", "yes", "1": return .integer(1)
-                case "false", "no", "0": return .integer(0)
-                default: break
-                }
-            default: break
-            }
-            throw wrong
-        case .enumeration(let names):
-            switch value {
-            case .integer(let number): return .integer(Int64(number))
-            case .text(let string):
-                if let number = Int64(string) { return .integer(number) }
-                if let code = names[string.lowercased()] { return .integer(Int64(code)) }
-            default: break
-            }
-            throw wrong
-        case .converted(_, let read):
-            switch value {
-            case .text(let string): if let stored = read(string) { return stored }
-            // A number is the stored form itself (seconds of a GTFS time, yyyymmdd of a date).
-            case .integer(let number): return .integer(Int64(number))
-            default: break
-            }
-            throw wrong
+        case .text: stored = storedText(value, options: options)
+        case .integer: stored = Self.storedInteger(value)
+        case .real: stored = Self.storedReal(value)
+        case .boolean: stored = Self.storedBoolean(value)
+        case .enumeration(let names): stored = Self.storedCode(value, names: names)
+        case .converted(_, let read): stored = Self.storedConverted(value, read: read)
         }
+        guard let stored else { throw error("\(name) takes \(type.expectation); got \(value.written)", at: position) }
+        return stored
+    }
+
+    /// A text attribute's value: text, or a number as written; nil for a truth value.
+    private func storedText(_ value: PredicateValue, options: StringOptions) -> SQLValue? {
+        let text: String
+        switch value {
+        case .text(let string): text = string
+        case .integer(let number): text = String(number)
+        case .real(let number): text = String(number)
+        case .bool, .null: return nil
+        }
+        return .text(options.isEmpty ? text : model.folding(text, options))
+    }
+
+    /// An integer attribute's value: a whole number (a real one exactly), integer text, or a truth value as 1 or 0.
+    private static func storedInteger(_ value: PredicateValue) -> SQLValue? {
+        switch value {
+        case .integer(let number): return .integer(Int64(number))
+        case .real(let number) where number.rounded() == number && abs(number) < 9e15: return .integer(Int64(number))
+        case .text(let string): if let number = Int64(string) { return .integer(number) }
+        case .bool(let flag): return .integer(flag ? 1 : 0)
+        default: break
+        }
+        return nil
+    }
+
+    /// A real attribute's value: a number, or finite number text.
+    private static func storedReal(_ value: PredicateValue) -> SQLValue? {
+        switch value {
+        case .integer(let number): return .real(Double(number))
+        case .real(let number): return .real(number)
+        case .text(let string): if let number = Double(string), number.isFinite { return .real(number) }
+        default: break
+        }
+        return nil
+    }
+
+    /// A boolean attribute's value (1 or 0): a truth value, 0 or 1, or true/yes/1 and false/no/0 as text.
+    private static func storedBoolean(_ value: PredicateValue) -> SQLValue? {
+        switch value {
+        case .bool(let flag): return .integer(flag ? 1 : 0)
+        case .integer(let number) where number == 0 || number == 1: return .integer(Int64(number))
+        case .text(let string):
+            switch string.lowercased() {
+            case "true", "yes", "1": return .integer(1)
+            case "false", "no", "0": return .integer(0)
+            default: break
+            }
+        default: break
+        }
+        return nil
+    }
+
+    /// An enumeration's stored code: a number, number text, or one of its `names` (any case).
+    private static func storedCode(_ value: PredicateValue, names: [String: Int]) -> SQLValue? {
+        switch value {
+        case .integer(let number): return .integer(Int64(number))
+        case .text(let string):
+            if let number = Int64(string) { return .integer(number) }
+            if let code = names[string.lowercased()] { return .integer(Int64(code)) }
+        default: break
+        }
+        return nil
+    }
+
+    /// A converted attribute's stored form: text `read` understands, or a number, the stored
+    /// form itself (seconds of a GTFS time, yyyymmdd of a date).
+    private static func storedConverted(_ value: PredicateValue, read: (String) -> SQLValue?) -> SQLValue? {
+        switch value {
+        case .text(let string): if let stored = read(string) { return stored }
+        case .integer(let number): return .integer(Int64(number))
+        default: break
+        }
+        return nil
     }
 
     /// An NSPredicate LIKE pattern (`*` any run, `?` one character) as a GLOB pattern.
@@ -387,19 +459,8 @@ struct PredicateCompiler {
             throw error("expected a key path", at: keyPath.positions.indices.contains(index) ? keyPath.positions[index] : keyPath.position)
         }
         if components[index].hasPrefix("$") {
-            let name = String(components[index].dropFirst())
-            guard let (variableScope, elements) = scope.scope(ofVariable: name) else {
-                throw error("$\(name) is not a SUBQUERY variable here; substitution variables are values and go on the right of an operator",
-                            at: keyPath.positions[index])
-            }
-            entity = elements.entity
-            alias = elements.alias
-            joinScope = variableScope
+            (entity, alias, joinScope) = try variableRows(keyPath, at: index, in: scope)
             index += 1
-            guard index < components.count else {
-                throw error("$\(name) stands for a row of \(entity.name): compare one of its attributes ($\(name).ATTRIBUTE): \(entity.keyDescription)",
-                            at: keyPath.positions[index - 1])
-            }
         }
         while index < components.count {
             let name = components[index]
@@ -410,20 +471,7 @@ struct PredicateCompiler {
                 guard isLast else {
                     throw error("\(name) is an attribute of \(entity.name), not a relationship: nothing can follow it", at: keyPath.positions[index + 1])
                 }
-                switch attribute.source {
-                case .column(let column):
-                    return .value(Column(column, of: alias), attribute.type, name: name)
-                case .expression(let make):
-                    return .value(make(alias), attribute.type, name: name)
-                case .keyPath(let path):
-                    var derived = KeyPathSyntax(text: path, at: position)
-                    derived.positions = Array(repeating: position, count: derived.components.count)
-                    guard case .value(let expression, let type, _) = try resolve(derived, from: 0, entity: entity, alias: alias, in: joinScope,
-                                                                                 allowingToMany: false) else {
-                        throw error("internal: attribute \(name) is not reached through to-one relationships", at: position)
-                    }
-                    return .value(expression, type, name: name)
-                }
+                return try value(of: attribute, named: name, at: position, on: entity, alias: alias, in: joinScope)
             }
             guard let relationship = entity.relationship(name) else {
                 throw error("\(entity.name) has no attribute or relationship '\(name)'; \(entity.keyDescription)", at: position)
@@ -448,6 +496,43 @@ struct PredicateCompiler {
             index += 1
         }
         throw error("expected a key path", at: keyPath.position)
+    }
+
+    /// The rows the SUBQUERY variable `$name` at component `index` of `keyPath` stands for: their
+    /// entity, their alias and the scope that binds it. Refuses a `$name` no enclosing SUBQUERY
+    /// binds, and one that ends the key path.
+    private func variableRows(_ keyPath: KeyPathSyntax, at index: Int, in scope: FetchScope) throws
+        -> (entity: EntityDescription, alias: String, scope: FetchScope) {
+        let name = String(keyPath.components[index].dropFirst())
+        guard let (variableScope, elements) = scope.scope(ofVariable: name) else {
+            throw error("$\(name) is not a SUBQUERY variable here; substitution variables are values and go on the right of an operator",
+                        at: keyPath.positions[index])
+        }
+        guard index + 1 < keyPath.components.count else {
+            throw error("$\(name) stands for a row of \(elements.entity.name): compare one of its attributes ($\(name).ATTRIBUTE): \(elements.entity.keyDescription)",
+                        at: keyPath.positions[index])
+        }
+        return (elements.entity, elements.alias, variableScope)
+    }
+
+    /// The value of `attribute` (named `name`, at `position` of the format) of `entity` aliased
+    /// `alias`: its column, its expression, or the key path it stands for, resolved in `scope`.
+    private func value(of attribute: AttributeDescription, named name: String, at position: Int, on entity: EntityDescription, alias: String,
+                       in scope: FetchScope) throws -> Resolution {
+        switch attribute.source {
+        case .column(let column):
+            return .value(Column(column, of: alias), attribute.type, name: name)
+        case .expression(let make):
+            return .value(make(alias), attribute.type, name: name)
+        case .keyPath(let path):
+            var derived = KeyPathSyntax(text: path, at: position)
+            derived.positions = Array(repeating: position, count: derived.components.count)
+            guard case .value(let expression, let type, _) = try resolve(derived, from: 0, entity: entity, alias: alias, in: scope,
+                                                                         allowingToMany: false) else {
+                throw error("internal: attribute \(name) is not reached through to-one relationships", at: position)
+            }
+            return .value(expression, type, name: name)
+        }
     }
 
     /// A correlated subquery over the rows a to-many key path reaches: its scope (holding the

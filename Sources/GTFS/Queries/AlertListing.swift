@@ -1,21 +1,5 @@
 import FetchRequest
 
-/// A service alert from stored realtime data, with its text in the language chosen.
-public struct ServiceAlert: Sendable {
-    public let feed: String
-    public let alertID: String
-    public let cause: String?
-    public let effect: String?
-    public let header: String?
-    public let description: String?
-    public let url: String?
-    /// The active period containing the time asked (nil ends: open; both nil: always active).
-    public let activeFrom: Int?
-    public let activeUntil: Int?
-    /// The informed entities, as words: "route 1", "stop 107N", "agency MTA", "route type 1", "trip X".
-    public let entities: [String]
-}
-
 /// "What is disrupted": the alerts active at a moment, all of them or those whose informed
 /// entities concern a place (its stops and their stations, the routes calling there, their types
 /// and agencies) or a route.
@@ -79,27 +63,76 @@ public struct AlertListing: Sendable {
 
     /// Appends the alerts of `feed` active at `instant` that concern the scope to `found`.
     private func collect(_ feed: Feed, at instant: Int, on transit: TransitDatabase, into found: inout [ServiceAlert]) throws {
-        var alerts: [(key: Int, id: String, cause: Int?, effect: Int?)] = []
+        guard let stored = try StoredAlerts(of: feed, on: transit) else { return }
+        for alert in stored.alerts {
+            guard let period = stored.activePeriod(of: alert.key, at: instant) else { continue }
+            let informed = stored.entities[alert.key] ?? []
+            if let concerning {
+                // An alert names its own feed's stops and routes, whatever their ids elsewhere.
+                guard let scope = concerning.feeds[feed.key], Self.concerns(informed, scope) else { continue }
+            }
+            let words = informed.map { entity -> String in
+                [entity.agency.map { "agency \($0)" }, entity.route.map { "route \($0)" }, entity.type.map { "route type \($0)" },
+                 entity.trip.map { "trip \($0)" }, entity.stop.map { "stop \($0)" }].compactMap { $0 }.joined(separator: " ")
+            }
+            let text = { (field: String) in stored.text(field, of: alert.key, language: language) }
+            found.append(ServiceAlert(
+                feed: feed.name, alertID: alert.id,
+                cause: alert.cause.map { AlertListing.causes[$0] ?? String($0) }, effect: alert.effect.map { AlertListing.effects[$0] ?? String($0) },
+                header: text("header"), description: text("description"), url: text("url"),
+                activeFrom: period.0, activeUntil: period.1, entities: words))
+        }
+    }
+
+    /// True when one of `informed` concerns `scope`: it gives a specifier, and every specifier
+    /// it gives (agency, route, route type, trip, stop) is in the scope.
+    private static func concerns(_ informed: [StoredAlerts.InformedEntity], _ scope: Scope.Identifiers) -> Bool {
+        informed.contains { entity in
+            (entity.agency != nil || entity.route != nil || entity.type != nil || entity.trip != nil || entity.stop != nil)
+                && entity.agency.map { scope.agencyIDs.contains($0) } ?? true
+                && entity.route.map { scope.routeIDs.contains($0) } ?? true
+                && entity.type.map { scope.routeTypes.contains($0) } ?? true
+                && entity.trip.map { scope.tripIDs.contains($0) } ?? true
+                && entity.stop.map { scope.stopIDs.contains($0) } ?? true
+        }
+    }
+}
+
+/// One feed's stored alerts with their periods, texts and informed entities (per alert key), and
+/// the feed's language, each read in one request over the feed's model.
+private struct StoredAlerts {
+    typealias InformedEntity = (agency: String?, route: String?, type: Int?, trip: String?, stop: String?)
+
+    var alerts: [(key: Int, id: String, cause: Int?, effect: Int?)] = []
+    var periods: [Int: [(start: Int?, end: Int?)]] = [:]
+    /// In the entity's natural order: alert, field, then position.
+    var texts: [Int: [(field: String, language: String?, text: String)]] = [:]
+    var entities: [Int: [InformedEntity]] = [:]
+    var feedLanguage: String?
+
+    /// Reads the alerts of `feed`; nil when it has none (and the rest is not read).
+    init?(of feed: Feed, on transit: TransitDatabase) throws {
         let alertFetch = TransitModel.fetch("realtime_alerts", feedKey: feed.key, inNaturalOrder: true)
         let alertKey = alertFetch.entity.keyColumn
         try transit.database.forEachRow(SQLGenerator.prepare(try alertFetch.query(selecting: ["entity_id", "cause", "effect"], columns: [alertKey]).query)) {
             alerts.append(($0.int(alertKey), $0.optionalString("entity_id") ?? "", $0.optionalInt("cause"), $0.optionalInt("effect")))
         }
-        guard !alerts.isEmpty else { return }
-        var periods: [Int: [(start: Int?, end: Int?)]] = [:]
+        guard !alerts.isEmpty else { return nil }
+        try readDetails(of: feed, on: transit)
+    }
+
+    /// Reads the periods, texts and informed entities of the feed's alerts, and the feed's language.
+    private mutating func readDetails(of feed: Feed, on transit: TransitDatabase) throws {
         let periodFetch = TransitModel.fetch("realtime_alert_periods", feedKey: feed.key, inNaturalOrder: true)
         let periodAlert = periodFetch.keyColumnPath(of: "alert")
         try transit.database.forEachRow(SQLGenerator.prepare(try periodFetch.query(selecting: ["start", "end"], columns: [periodAlert]).query)) {
             periods[$0.int(periodAlert), default: []].append(($0.optionalInt("start"), $0.optionalInt("end")))
         }
-        // In the entity's natural order: alert, field, then position.
-        var texts: [Int: [(field: String, language: String?, text: String)]] = [:]
         let textFetch = TransitModel.fetch("realtime_alert_texts", feedKey: feed.key, inNaturalOrder: true)
         let textAlert = textFetch.keyColumnPath(of: "alert")
         try transit.database.forEachRow(SQLGenerator.prepare(try textFetch.query(selecting: ["field", "language", "text"], columns: [textAlert]).query)) {
             texts[$0.int(textAlert), default: []].append(($0.string("field"), $0.optionalString("language"), $0.string("text")))
         }
-        var entities: [Int: [(agency: String?, route: String?, type: Int?, trip: String?, stop: String?)]] = [:]
         let entityFetch = TransitModel.fetch("realtime_alert_entities", feedKey: feed.key, inNaturalOrder: true)
         let entityAlert = entityFetch.keyColumnPath(of: "alert")
         let entityQuery = try entityFetch.query(selecting: ["agency_id", "route_id", "route_type", "trip_id", "stop_id"], columns: [entityAlert]).query
@@ -107,49 +140,27 @@ public struct AlertListing: Sendable {
             entities[$0.int(entityAlert), default: []].append(($0.optionalString("agency_id"), $0.optionalString("route_id"), $0.optionalInt("route_type"),
                                                            $0.optionalString("trip_id"), $0.optionalString("stop_id")))
         }
-        var feedLanguage: String?
         var info = TransitModel.fetch("feed_info", feedKey: feed.key, inNaturalOrder: true)
         try info.filter(format: "feed_lang != nil")
         try transit.database.forEachRow(SQLGenerator.prepare(try info.query(selecting: ["feed_lang"]).query)) { feedLanguage = $0.string("feed_lang") }
+    }
 
-        for alert in alerts {
-            // Active: no period means always; else a period with start <= instant < end.
-            let ranges = periods[alert.key] ?? []
-            let active = ranges.isEmpty ? (nil, nil) : ranges.first { ($0.start ?? Int.min) <= instant && instant < ($0.end ?? Int.max) }
-            guard let period = active else { continue }
-            let informed = entities[alert.key] ?? []
-            if let concerning {
-                // An alert names its own feed's stops and routes, whatever their ids elsewhere.
-                guard let scope = concerning.feeds[feed.key] else { continue }
-                // An entity concerns the scope when every specifier it gives is in it.
-                let concerns = informed.contains { entity in
-                    (entity.agency != nil || entity.route != nil || entity.type != nil || entity.trip != nil || entity.stop != nil)
-                        && entity.agency.map { scope.agencyIDs.contains($0) } ?? true
-                        && entity.route.map { scope.routeIDs.contains($0) } ?? true
-                        && entity.type.map { scope.routeTypes.contains($0) } ?? true
-                        && entity.trip.map { scope.tripIDs.contains($0) } ?? true
-                        && entity.stop.map { scope.stopIDs.contains($0) } ?? true
-                }
-                guard concerns else { continue }
-            }
-            func text(_ field: String) -> String? {
-                let candidates = (texts[alert.key] ?? []).filter { $0.field == field }
-                let wanted = [language, feedLanguage].compactMap { $0?.lowercased() }
-                for code in wanted {
-                    if let match = candidates.first(where: { $0.language?.lowercased() == code }) { return match.text }
-                }
-                return (candidates.first { $0.language == nil } ?? candidates.first)?.text
-            }
-            let words = informed.map { entity -> String in
-                [entity.agency.map { "agency \($0)" }, entity.route.map { "route \($0)" }, entity.type.map { "route type \($0)" },
-                 entity.trip.map { "trip \($0)" }, entity.stop.map { "stop \($0)" }].compactMap { $0 }.joined(separator: " ")
-            }
-            found.append(ServiceAlert(
-                feed: feed.name, alertID: alert.id,
-                cause: alert.cause.map { AlertListing.causes[$0] ?? String($0) }, effect: alert.effect.map { AlertListing.effects[$0] ?? String($0) },
-                header: text("header"), description: text("description"), url: text("url"),
-                activeFrom: period.0, activeUntil: period.1, entities: words))
+    /// The period of alert `key` containing `instant` (start <= instant < end, nil ends open);
+    /// (nil, nil) for an alert without periods, which is always active; nil when inactive.
+    func activePeriod(of key: Int, at instant: Int) -> (start: Int?, end: Int?)? {
+        let ranges = periods[key] ?? []
+        return ranges.isEmpty ? (nil, nil) : ranges.first { ($0.start ?? Int.min) <= instant && instant < ($0.end ?? Int.max) }
+    }
+
+    /// Alert `key`'s text for `field` in `language`, else the feed's language, else without
+    /// language, else the first.
+    func text(_ field: String, of key: Int, language: String?) -> String? {
+        let candidates = (texts[key] ?? []).filter { $0.field == field }
+        let wanted = [language, feedLanguage].compactMap { $0?.lowercased() }
+        for code in wanted {
+            if let match = candidates.first(where: { $0.language?.lowercased() == code }) { return match.text }
         }
+        return (candidates.first { $0.language == nil } ?? candidates.first)?.text
     }
 }
 
