@@ -102,6 +102,10 @@ let package = Package(
         .testTarget(name: "GTFSTests", dependencies: ["GTFS", "GTFSZip", "FetchRequest", "TestSupport"]),
         // The transit executable's own types (its direct command-line reader against the parser).
         .testTarget(name: "TransitCommandTests", dependencies: ["TransitCommands", "GTFS", "TestSupport"]),
+        // The server's parts in process: endpoints, entity tags, query strings, the responder.
+        .testTarget(name: "TransitServerTests", dependencies: ["TransitServer", "TransitCommands", "GTFS", "FetchRequest", "TestSupport",
+                                                               .product(name: "ArgumentParser", package: "swift-argument-parser"),
+                                                               .product(name: "NIOCore", package: "swift-nio"), .product(name: "NIOHTTP1", package: "swift-nio")]),
         .testTarget(name: "TransitCLITests", dependencies: ["TestSupport", "GTFS", "GTFSRealtime", .product(name: "SwiftProtobuf", package: "swift-protobuf")]),
     ]
 )
