@@ -53,8 +53,10 @@ final class ConnectionPool: @unchecked Sendable {
         self.timeLimit = timeLimit
         runningTarget = max(1, cores)
         threads = (0..<max(connections, 1)).map { QuestionThread(index: $0, connection: PooledConnection(path: path)) }
+        // The threads hold the pool: they run for the process's life, and a pool dropped at once
+        // (its database missing: the server says so and exits) must not go while they start.
         for thread in threads {
-            let body = Thread { [unowned self] in self.serve(on: thread) }
+            let body = Thread { self.serve(on: thread) }
             body.name = "transit-question-\(thread.index)"
             body.start()
         }
