@@ -80,7 +80,7 @@ final class APIEndpointOptionsTests: XCTestCase {
     func testEachEndpointGivesItsCommandItsPositionalArguments() throws {
         for endpoint in APIEndpoint.all.values.sorted(by: { $0.name < $1.name }) {
             let positional = ([endpoint.pathParameter].compactMap { $0 } + endpoint.parameters).filter { $0.flag == nil }
-            XCTAssertEqual(positional.count, try dump(of: endpoint).positionalCount,
+            XCTAssertEqual(positional.count, try dump(of: endpoint).positionalWords,
                            "/api/\(endpoint.name)'s positional parameters \(positional.map(\.name)) against `transit \(endpoint.command)`'s")
         }
     }

@@ -16,8 +16,9 @@ struct CommandOptionsDump {
 
     /// The options by long name.
     let options: [String: Option]
-    /// How many positional arguments the command takes.
-    let positionalCount: Int
+    /// How many positional words the command takes, as its arguments' value names say them
+    /// (`nearby`'s one argument is `lat lon`: two words).
+    let positionalWords: Int
 
     /// The dump of `transit COMMAND` (its default subcommand when it has one: `feeds` is
     /// `feeds list`); nil when `transit` has no such command.
@@ -28,10 +29,10 @@ struct CommandOptionsDump {
             info = subcommand
         }
         var options: [String: Option] = [:]
-        var positionalCount = 0
+        var positionalWords = 0
         for argument in info.arguments ?? [] {
             if argument.kind == "positional" {
-                positionalCount += 1
+                positionalWords += argument.valueName.map { $0.split(separator: " ").count } ?? 1
                 continue
             }
             for name in argument.names ?? [] where name.kind == "long" {
@@ -39,7 +40,7 @@ struct CommandOptionsDump {
             }
         }
         self.options = options
-        self.positionalCount = positionalCount
+        self.positionalWords = positionalWords
     }
 
     // The parts of ArgumentParserToolInfo's `ToolInfoV0` read here.
@@ -57,6 +58,7 @@ struct CommandOptionsDump {
     private struct ArgumentInfo: Decodable {
         let kind: String
         let names: [NameInfo]?
+        let valueName: String?
         let isRepeating: Bool
     }
 
