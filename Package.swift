@@ -77,17 +77,23 @@ let package = Package(
         .executableTarget(name: "transit-import", dependencies: ["GTFS", "GTFSZip", "HTTPDownload"]),
         // The realtime reader `transit realtime` runs (not meant to be called directly).
         .executableTarget(name: "transit-realtime", dependencies: ["GTFS", "GTFSRealtime", "HTTPDownload"]),
-        // The HTTP server `transit serve` runs (not meant to be called directly): the commands'
-        // questions as a JSON API, and pages (a map, a departures board) embedded in the binary.
-        // Hummingbird and SwiftNIO stay out of `transit`, so its start-up does not move.
-        .executableTarget(
-            name: "transit-serve",
+        // The HTTP server `transit serve` runs: the commands' questions as a JSON API, and pages (a
+        // map, a departures board) embedded in the binary. A library, so its parts are tested in
+        // process (TransitServerTests); Hummingbird and SwiftNIO stay out of `transit`, so its
+        // start-up does not move.
+        .target(
+            name: "TransitServer",
             dependencies: ["TransitCommands", "GTFS", "FetchRequest", "CGzip", .product(name: "HummingbirdCore", package: "hummingbird"),
+                           .product(name: "ArgumentParser", package: "swift-argument-parser"),
                            .product(name: "NIOCore", package: "swift-nio"), .product(name: "NIOPosix", package: "swift-nio"),
-                           .product(name: "NIOHTTP1", package: "swift-nio"), .product(name: "ServiceLifecycle", package: "swift-service-lifecycle")],
+                           .product(name: "NIOHTTP1", package: "swift-nio"), .product(name: "NIOConcurrencyHelpers", package: "swift-nio"),
+                           .product(name: "ServiceLifecycle", package: "swift-service-lifecycle")],
             exclude: ["Pages/leaflet/LICENSE", "Pages/leaflet/README.md"],
             resources: [.embedInCode("Pages")]
         ),
+        // The server's executable (`transit serve` execs it; not meant to be called directly): only
+        // starts TransitServer.
+        .executableTarget(name: "transit-serve", dependencies: ["TransitServer"]),
         // In-process query benchmarks (make bench): the module next to raw C-API floors.
         .executableTarget(name: "transit-bench", dependencies: ["GTFS", "FetchRequest", "CSQLite"]),
         // Helpers shared by the test targets: temporary folders, fixture feeds, running the binary.
@@ -96,6 +102,10 @@ let package = Package(
         .testTarget(name: "GTFSTests", dependencies: ["GTFS", "GTFSZip", "FetchRequest", "TestSupport"]),
         // The transit executable's own types (its direct command-line reader against the parser).
         .testTarget(name: "TransitCommandTests", dependencies: ["TransitCommands", "GTFS", "TestSupport"]),
+        // The server's parts in process: endpoints, entity tags, query strings, the responder.
+        .testTarget(name: "TransitServerTests", dependencies: ["TransitServer", "TransitCommands", "GTFS", "FetchRequest", "TestSupport",
+                                                               .product(name: "ArgumentParser", package: "swift-argument-parser"),
+                                                               .product(name: "NIOCore", package: "swift-nio"), .product(name: "NIOHTTP1", package: "swift-nio")]),
         .testTarget(name: "TransitCLITests", dependencies: ["TestSupport", "GTFS", "GTFSRealtime", .product(name: "SwiftProtobuf", package: "swift-protobuf")]),
     ]
 )

@@ -5,18 +5,20 @@ import Glibc
 
 /// `--db PATH`, shared by every command: the database file, by default `transit.sqlite` in the
 /// current folder, or the `TRANSIT_DB` environment variable when set.
-struct DatabaseOptions: ParsableArguments {
+package struct DatabaseOptions: ParsableArguments {
     @Option(name: .long, help: ArgumentHelp("The database file (default: $TRANSIT_DB, else transit.sqlite).", valueName: "path"), completion: .file())
     var db: String?
 
+    package init() {}
+
     /// The path to use.
-    var path: String {
+    package var path: String {
         if let db { return db }
         if let environment = getenv("TRANSIT_DB"), environment.pointee != 0 { return String(cString: environment) }
         return "transit.sqlite"
     }
 
-    func validate() throws {
+    package func validate() throws {
         if let db, db.isEmpty { throw ValidationError("--db needs a file path") }
         if let db, db.utf8.contains(0) { throw ValidationError("--db contains a NUL byte") }
     }

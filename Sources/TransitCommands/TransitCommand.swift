@@ -14,8 +14,8 @@ public enum TransitProgram {
 }
 
 /// `transit`: a GTFS timetable in SQLite, and the questions riders ask of it.
-struct TransitCommand: ParsableCommand {
-    static let configuration = CommandConfiguration(
+package struct TransitCommand: ParsableCommand {
+    package static let configuration = CommandConfiguration(
         commandName: "transit",
         abstract: "Import a GTFS timetable into SQLite and ask it what riders ask.",
         discussion: """
@@ -38,7 +38,9 @@ struct TransitCommand: ParsableCommand {
     )
 
     /// The version `--version` prints, on `transit` and on each subcommand.
-    static let version = "0.1.0"
+    package static let version = "0.1.0"
+
+    package init() {}
 
     /// Runs the command line. Errors are printed as one line (`Error: …`) with a pointer to
     /// `--help`, not the whole usage: exit 64 for bad usage or values, 1 for runtime failures.

@@ -369,7 +369,7 @@ final class ServeTests: XCTestCase {
 
     func testEveryPageFileIsServedFromTheBinary() throws {
         let server = try demo()
-        let pages = Paths.projectRoot + "/Sources/transit-serve/Pages"
+        let pages = Paths.projectRoot + "/Sources/TransitServer/Pages"
         let files = try XCTUnwrap(FileManager.default.enumerator(atPath: pages)).compactMap { $0 as? String }
             .filter { !$0.hasPrefix("leaflet/LICENSE") && !$0.hasPrefix("leaflet/README") }
         var served = 0

@@ -1,4 +1,4 @@
-/// The pages' files (Sources/transit-serve/Pages, Leaflet included), compiled into the binary:
+/// The pages' files (Sources/TransitServer/Pages, Leaflet included), compiled into the binary:
 /// the server needs nothing beside itself and fetches nothing from elsewhere.
 enum EmbeddedFiles {
     /// The bytes of the file at `path` (relative to Pages/, like `leaflet/leaflet.js`).

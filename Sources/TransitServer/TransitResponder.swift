@@ -20,7 +20,7 @@ struct TransitResponder: Sendable {
     /// Answers `request` through `deliver`, called once: at once for pages, files and mistakes,
     /// from a connection's thread for a question (once the connection has answered it).
     func respond(to request: ServerRequest, deliver: @escaping @Sendable (ServerResponse) -> Void) {
-        let started = ServerClock.now()
+        let started = monotonicSeconds()
         let settings = settings
         let finish: @Sendable (ServerResponse) -> Void = { response in
             deliver(Self.finished(response, for: request, settings: settings, started: started))
@@ -50,7 +50,7 @@ struct TransitResponder: Sendable {
 
     /// `response` as sent: CORS, the server's name and the date, no body for HEAD (but the length
     /// a GET would have), and the access log's line.
-    private static func finished(_ response: ServerResponse, for request: ServerRequest, settings: ServerSettings, started: UInt64) -> ServerResponse {
+    private static func finished(_ response: ServerResponse, for request: ServerRequest, settings: ServerSettings, started: Double) -> ServerResponse {
         var response = response
         if let origin = settings.corsOrigin {
             response.set("Access-Control-Allow-Origin", origin)
@@ -63,7 +63,7 @@ struct TransitResponder: Sendable {
             response.body = ByteBuffer()
         }
         if !settings.quiet {
-            let milliseconds = Double(ServerClock.now() - started) / 1_000_000
+            let milliseconds = (monotonicSeconds() - started) * 1000
             let length = response.header("Content-Length") ?? "-"
             writeToStandardError("\(request.method.rawValue) \(request.target) \(response.status.code) \(length) \(formatDecimal(milliseconds, decimals: 2)) ms\n")
         }
@@ -93,7 +93,7 @@ struct TransitResponder: Sendable {
         let explain: Bool
         let arguments: [String]
         do throws(APIEndpoint.Mistake) {
-            explain = try Self.truth(query["explain"], of: "explain")
+            explain = try YesNoParameter.value(ofOptional: query["explain"], named: "explain")
             if explain && query["format"] == "csv" { throw APIEndpoint.Mistake(message: "explain=1 answers JSON: leave out format=csv", parameter: "explain") }
             arguments = try endpoint.arguments(id: id, query: query)
         } catch {
@@ -260,119 +260,5 @@ struct TransitResponder: Sendable {
         headers.add(name: "Content-Length", value: String(body.utf8.count))
         headers.add(name: "Cache-Control", value: "no-store")
         return ServerResponse(status: status, headers: headers, body: ByteBuffer(string: body))
-    }
-
-    /// A yes/no parameter (absent: no).
-    private static func truth(_ value: String?, of name: String) throws(APIEndpoint.Mistake) -> Bool {
-        switch value?.lowercased() {
-        case nil, "0", "false", "no": return false
-        case "1", "true", "yes", "": return true
-        default: throw APIEndpoint.Mistake(message: "\(name) takes 1 or 0; got '\(value ?? "")'", parameter: name)
-        }
-    }
-}
-
-/// How the server was asked to behave (`transit serve`'s options).
-struct ServerSettings: Sendable {
-    /// `--cors ORIGIN`: the origin allowed to read answers from a browser (nil: none).
-    var corsOrigin: String?
-    /// `--quiet`: no access log.
-    var quiet = false
-    /// The `Cache-Control` of API answers: as long as the realtime refresh, else revalidate.
-    var cacheControl = "no-cache"
-}
-
-/// The database file as a request finds it, read once per request (before its question starts,
-/// so the state is never newer than what the question reads): which file the path names, and a
-/// version that changes when an import replaces the file (new inode) and when a realtime refresh
-/// commits (the file or its write-ahead log is written).
-struct DatabaseFileState {
-    /// Which file the path names.
-    let identity: FileIdentity
-    /// A hash of the file's and its log's inode, size and modification time, for the entity tag.
-    /// Hashed as numbers: formatted as text first, they were 6,700 instructions a request.
-    let version: UInt64
-
-    init?(path: String) {
-        var file = stat()
-        guard stat(path, &file) == 0 else { return nil }
-        identity = FileIdentity(file)
-        var hash = FNVHash()
-        hash.add(file)
-        var log = stat()
-        if stat(path + "-wal", &log) == 0 { hash.add(log) }
-        version = hash.value
-    }
-}
-
-/// 64-bit FNV-1a, for entity tags (not for security).
-struct FNVHash {
-    private(set) var value: UInt64 = 0xcbf2_9ce4_8422_2325
-
-    mutating func add(_ text: String) {
-        for byte in text.utf8 { add(byte: byte) }
-        add(byte: 0xFF)
-    }
-
-    /// Adds the eight bytes of `number`, low byte first.
-    mutating func add(_ number: UInt64) {
-        for shift in stride(from: 0, to: 64, by: 8) { add(byte: UInt8(truncatingIfNeeded: number >> UInt64(shift))) }
-    }
-
-    /// Adds what tells one state of a file from another: its inode, size and modification time.
-    mutating func add(_ status: stat) {
-        add(UInt64(status.st_ino))
-        add(UInt64(bitPattern: Int64(status.st_size)))
-        add(UInt64(bitPattern: Int64(status.st_mtim.tv_sec)))
-        add(UInt64(bitPattern: Int64(status.st_mtim.tv_nsec)))
-    }
-
-    private mutating func add(byte: UInt8) {
-        value ^= UInt64(byte)
-        value &*= 0x0000_0100_0000_01B3
-    }
-
-    /// The hash as 16 lowercase hex digits.
-    var hex: String {
-        String(unsafeUninitializedCapacity: 16) { digits in
-            writeHex(into: digits)
-            return 16
-        }
-    }
-
-    /// The hash as an entity tag: its 16 hex digits in double quotes, written in one string.
-    var quotedHex: String {
-        String(unsafeUninitializedCapacity: 18) { text in
-            text[0] = UInt8(ascii: "\"")
-            writeHex(into: UnsafeMutableBufferPointer(rebasing: text[1..<17]))
-            text[17] = UInt8(ascii: "\"")
-            return 18
-        }
-    }
-
-    private func writeHex(into digits: UnsafeMutableBufferPointer<UInt8>) {
-        for index in 0..<16 {
-            let nibble = UInt8(truncatingIfNeeded: value >> UInt64(60 - 4 * index)) & 0xF
-            digits[index] = nibble < 10 ? UInt8(ascii: "0") + nibble : UInt8(ascii: "a") + nibble - 10
-        }
-    }
-}
-
-/// Monotonic nanoseconds, for the access log's durations.
-enum ServerClock {
-    static func now() -> UInt64 {
-        var spec = timespec()
-        clock_gettime(CLOCK_MONOTONIC, &spec)
-        return UInt64(spec.tv_sec) * 1_000_000_000 + UInt64(spec.tv_nsec)
-    }
-}
-
-extension Substring {
-    /// The text without leading and trailing spaces and tabs.
-    func trimmingWhitespace() -> Substring {
-        var text = self
-        while let first = text.first, first == " " || first == "\t" { text.removeFirst() }
-        while let last = text.last, last == " " || last == "\t" { text.removeLast() }
-        return text
     }
 }

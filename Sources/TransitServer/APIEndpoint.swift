@@ -162,9 +162,9 @@ struct APIEndpoint: Sendable {
                 case .argument: positional.append(value)
                 case .option(let flag): options += [flag, value]
                 case .flag(let flag):
-                    if try Self.truth(value, of: parameter.name) { options.append(flag) }
+                    if try YesNoParameter.value(of: value, named: parameter.name) { options.append(flag) }
                 case .negatedFlag(let flag):
-                    if try !Self.truth(value, of: parameter.name) { options.append(flag) }
+                    if try !YesNoParameter.value(of: value, named: parameter.name) { options.append(flag) }
                 }
             }
         }
@@ -212,14 +212,5 @@ struct APIEndpoint: Sendable {
     /// Whether the endpoint's answer for `query` depends on when it is asked.
     func followsClock(_ query: QueryString) -> Bool {
         followsClock && query["at"] == nil && query["arrive_by"] == nil && query["date"] == nil
-    }
-
-    /// A yes/no parameter: 1, true, yes or 0, false, no.
-    private static func truth(_ value: String, of name: String) throws(Mistake) -> Bool {
-        switch value.lowercased() {
-        case "1", "true", "yes", "": return true
-        case "0", "false", "no": return false
-        default: throw Mistake(message: "\(name) takes 1 or 0; got '\(value)'", parameter: name)
-        }
     }
 }

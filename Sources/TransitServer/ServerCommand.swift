@@ -8,11 +8,11 @@ import NIOPosix
 import ServiceLifecycle
 import TransitCommands
 
-/// `transit serve` (run by `transit serve`, installed beside it): the questions `transit`
-/// answers, over HTTP as JSON, and pages for a browser (a map of the stops, a departures board
-/// for a kiosk, a trip on the map), each showing the SQL and plan of its last request.
-@main
-struct ServeCommand: AsyncParsableCommand {
+/// `transit serve` as `transit-serve` reads it (run by `transit serve`, installed beside it): the
+/// questions `transit` answers, over HTTP as JSON, and pages for a browser (a map of the stops, a
+/// departures board for a kiosk, a trip on the map), each showing the SQL and plan of its last
+/// request. (`transit`'s own `ServeCommand` only hands its words over to this one.)
+struct ServerCommand: AsyncParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "transit serve",
         abstract: "Answer transit's questions over HTTP (JSON), with a map and a departures board in the browser.",
@@ -23,11 +23,11 @@ struct ServeCommand: AsyncParsableCommand {
                       transit serve --db vilnius.sqlite --port 8000
                       transit serve --realtime https://example.org/gtfs-rt/trip-updates --every 30
             """,
-        version: "0.1.0"
+        version: TransitCommand.version
     )
 
-    @Option(name: .long, help: ArgumentHelp("The database file (default: $TRANSIT_DB, else transit.sqlite).", valueName: "path"))
-    var db: String?
+    /// `--db PATH`, as every `transit` command reads it.
+    @OptionGroup var database: DatabaseOptions
 
     @Option(name: .long, help: "The address to listen on (127.0.0.1: this machine only; 0.0.0.0: every interface).")
     var host = "127.0.0.1"
@@ -65,37 +65,6 @@ struct ServeCommand: AsyncParsableCommand {
     @Flag(name: .long, help: "Write no access log (one line per request on stderr).")
     var quiet = false
 
-    /// Runs the command line. A mistake is one line (`Error: …`) pointing at `--help`, exit 64,
-    /// as `transit` words its own; help and the version go to stdout.
-    static func main() async {
-        do {
-            var command = try parseAsRoot()
-            // --help and --version come back as the parser's own commands, which say it by throwing.
-            if var server = command as? ServeCommand {
-                try await server.run()
-            } else {
-                try command.run()
-            }
-        } catch {
-            let code = exitCode(for: error)
-            if code == .success {
-                print(fullMessage(for: error))
-                Foundation.exit(0)
-            }
-            let message = message(for: error).split(separator: "\n").first.map(String.init) ?? ""
-            if !message.isEmpty {
-                writeToStandardError("Error: " + message + (code == .validationFailure ? " (see 'transit serve --help')" : "") + "\n")
-            }
-            Foundation.exit(code.rawValue)
-        }
-    }
-
-    var path: String {
-        if let db { return db }
-        if let environment = ProcessInfo.processInfo.environment["TRANSIT_DB"], !environment.isEmpty { return environment }
-        return "transit.sqlite"
-    }
-
     func validate() throws {
         guard (0...65535).contains(port) else { throw ValidationError("--port is a number from 0 to 65535") }
         guard (5...3600).contains(every) else { throw ValidationError("--every is from 5 to 3600 seconds") }
@@ -116,7 +85,7 @@ struct ServeCommand: AsyncParsableCommand {
     }
 
     func run() async throws {
-        let pool = ConnectionPool(path: path, connections: connections, queueLimit: queue, timeLimit: timeLimit, cores: System.coreCount)
+        let pool = ConnectionPool(path: database.path, connections: connections, queueLimit: queue, timeLimit: timeLimit, cores: System.coreCount)
         do {
             try pool.check()
         } catch {
@@ -127,7 +96,7 @@ struct ServeCommand: AsyncParsableCommand {
         if !realtime.isEmpty { settings.cacheControl = "max-age=\(every)" }
         var logger = Logger(label: "transit-serve")
         logger.logLevel = .error
-        let refresher = realtime.isEmpty ? nil : RealtimeRefresher(sources: realtime, every: every, feed: feed, headers: header, databasePath: path)
+        let refresher = realtime.isEmpty ? nil : RealtimeRefresher(sources: realtime, every: every, feed: feed, headers: header, databasePath: database.path)
         let host = host
         let server = Server(
             childChannelSetup: TransitChannel(responder: TransitResponder(pool: pool, settings: settings), idleTimeout: .seconds(Int64(idleTimeout))),

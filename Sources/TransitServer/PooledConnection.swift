@@ -1,0 +1,58 @@
+import GTFS
+import TransitCommands
+
+/// One connection of the pool, used by one question at a time.
+final class PooledConnection: @unchecked Sendable {
+    private let path: String
+    private var transit: TransitDatabase?
+    /// The device and inode of the file `transit` has open.
+    private var identity: FileIdentity?
+    /// The file's data version when `transit` last read it.
+    private var dataVersion: Int64 = 0
+
+    init(path: String) {
+        self.path = path
+    }
+
+    /// The connection, opened (again, when the file was replaced: `current` is which file the
+    /// path names now) and readied for a question: in a read transaction, which the caller ends
+    /// (`finishQuestion`).
+    @discardableResult
+    func ready(file current: FileIdentity?) throws -> TransitDatabase {
+        if let transit, current == identity {
+            try transit.startNextQuestion()
+            // Committed by another process since (a feed added in place, a realtime refresh): the
+            // feeds the connection knows may have changed, so it opens the file again.
+            if try transit.database.dataVersion() == dataVersion { return transit }
+            try transit.finishQuestion()
+        }
+        transit = nil
+        let opened = try TransitDatabase(path: path)
+        try opened.prepareForManyQueries()
+        try opened.finishQuestion()
+        try opened.startNextQuestion()
+        dataVersion = try opened.database.dataVersion()
+        transit = opened
+        identity = current
+        return opened
+    }
+
+    /// Answers `question` within `timeLimit` milliseconds of SQLite time; `file` is which file the
+    /// path names now.
+    func answer(_ question: HostedQuestion, explain: Bool, timeLimit: Int, file: FileIdentity?) -> HostedAnswer {
+        let transit: TransitDatabase
+        do {
+            transit = try ready(file: file)
+        } catch {
+            self.transit = nil
+            return HostedAnswer(unavailable: String(describing: error))
+        }
+        transit.database.limitTime(toMilliseconds: timeLimit)
+        defer {
+            transit.database.limitTime(toMilliseconds: nil)
+            // A connection that cannot end its transaction is opened anew for the next question.
+            if (try? transit.finishQuestion()) == nil { self.transit = nil }
+        }
+        return question.answer(on: transit, explain: explain)
+    }
+}
