@@ -20,7 +20,7 @@ enum RealtimeModel {
     /// GTFS time and date types, `inFeed` its key-range scope.
     static func entities(feedKey key: Int, time: AttributeType, date: AttributeType,
                          inFeed: @escaping @Sendable (String) -> @Sendable (String) -> SQLPredicate) -> [EntityDescription] {
-        let feed = FeedScope(key: key)
+        let feed = RealtimeScope(key: key)
         return [
             sources(feed), feeds(feed),
             tripUpdates(feed, time: time, date: date), stopTimeUpdates(feed), stopTimes(time: time, date: date, inFeed: inFeed),
@@ -31,7 +31,7 @@ enum RealtimeModel {
     }
 
     /// What the entities of one feed share: the `feed` relationship and the scopes to its rows.
-    private struct FeedScope {
+    private struct RealtimeScope {
         let key: Int
         let relationship = RelationshipDescription.toOne("feed", "feeds", from: "feed", identifier: "name", required: true)
         /// Rows of a table with a `feed` column.
@@ -52,7 +52,7 @@ enum RealtimeModel {
     // MARK: Reads
 
     /// What each read of the feed's realtime data held.
-    private static func sources(_ feed: FeedScope) -> EntityDescription {
+    private static func sources(_ feed: RealtimeScope) -> EntityDescription {
         EntityDescription(name: "realtime_sources", table: "realtime_sources", attributes: [
             A("position", .integer), A("source", .text), A("timestamp", .integer), A("read_at", .integer),
             A("trip_updates", .integer), A("vehicles", .integer), A("alerts", .integer),
@@ -60,7 +60,7 @@ enum RealtimeModel {
     }
 
     /// The feed's realtime state: when its data was read, the delays it holds, its added departures.
-    private static func feeds(_ feed: FeedScope) -> EntityDescription {
+    private static func feeds(_ feed: RealtimeScope) -> EntityDescription {
         EntityDescription(name: "realtime_feeds", table: "realtime_feeds", attributes: [
             A("timestamp", .integer), A("latest_delay", .integer), A("earliest_delay", .integer), A("added_departures", .integer),
         ], relationships: [feed.relationship], naturalOrder: ["feed"], scope: feed.rows)
@@ -69,7 +69,7 @@ enum RealtimeModel {
     // MARK: Trip updates
 
     /// A trip update as the message gave it.
-    private static func tripUpdates(_ feed: FeedScope, time: AttributeType, date: AttributeType) -> EntityDescription {
+    private static func tripUpdates(_ feed: RealtimeScope, time: AttributeType, date: AttributeType) -> EntityDescription {
         let relationships = AttributeType.enumeration(["scheduled": 0, "added": 1, "unscheduled": 2, "canceled": 3, "replacement": 5,
                                                        "duplicated": 6, "deleted": 7, "new": 8])
         return EntityDescription(name: "realtime_trip_updates", table: "realtime_trip_updates", attributes: [
@@ -85,7 +85,7 @@ enum RealtimeModel {
     }
 
     /// A stop time update of a trip update, as the message gave it.
-    private static func stopTimeUpdates(_ feed: FeedScope) -> EntityDescription {
+    private static func stopTimeUpdates(_ feed: RealtimeScope) -> EntityDescription {
         let relationships = AttributeType.enumeration(["scheduled": 0, "skipped": 1, "no_data": 2, "unscheduled": 3])
         return EntityDescription(name: "realtime_stop_time_updates", table: "realtime_stop_time_updates", attributes: [
             A("position", .integer), A("stop_sequence", .integer), A("stop_id", .text),
@@ -110,7 +110,7 @@ enum RealtimeModel {
     }
 
     /// The departures of NEW trips, which the timetable lacks.
-    private static func addedDepartures(_ feed: FeedScope, date: AttributeType) -> EntityDescription {
+    private static func addedDepartures(_ feed: RealtimeScope, date: AttributeType) -> EntityDescription {
         EntityDescription(name: "realtime_added_departures", table: "realtime_added_departures", attributes: [
             A("instant", .integer), A("service_date", date), A("trip_id", .text), A("route_id", .text), A("headsign", .text),
         ], relationships: [
@@ -124,7 +124,7 @@ enum RealtimeModel {
     // MARK: Vehicle positions
 
     /// A vehicle position.
-    private static func vehicles(_ feed: FeedScope, date: AttributeType) -> EntityDescription {
+    private static func vehicles(_ feed: RealtimeScope, date: AttributeType) -> EntityDescription {
         let statuses = AttributeType.enumeration(["incoming_at": 0, "stopped_at": 1, "in_transit_to": 2])
         return EntityDescription(name: "realtime_vehicles", table: "realtime_vehicles", attributes: [
             A("entity_id", .text), A("vehicle_id", .text), A("label", .text), A("trip_id", .text), A("route_id", .text),
@@ -139,7 +139,7 @@ enum RealtimeModel {
     // MARK: Alerts
 
     /// A service alert, its cause and effect.
-    private static func alerts(_ feed: FeedScope) -> EntityDescription {
+    private static func alerts(_ feed: RealtimeScope) -> EntityDescription {
         EntityDescription(name: "realtime_alerts", table: "realtime_alerts", attributes: [
             A("entity_id", .text), A("cause", .enumeration(RealtimeModel.names(AlertListing.causes))),
             A("effect", .enumeration(RealtimeModel.names(AlertListing.effects))),
@@ -152,7 +152,7 @@ enum RealtimeModel {
     }
 
     /// An alert's texts (header, description, url), one per language.
-    private static func alertTexts(_ feed: FeedScope) -> EntityDescription {
+    private static func alertTexts(_ feed: RealtimeScope) -> EntityDescription {
         EntityDescription(name: "realtime_alert_texts", table: "realtime_alert_texts", attributes: [
             A("field", .text), A("position", .integer), A("language", .text), A("text", .text),
         ], relationships: [
@@ -161,7 +161,7 @@ enum RealtimeModel {
     }
 
     /// When an alert is active.
-    private static func alertPeriods(_ feed: FeedScope) -> EntityDescription {
+    private static func alertPeriods(_ feed: RealtimeScope) -> EntityDescription {
         EntityDescription(name: "realtime_alert_periods", table: "realtime_alert_periods", attributes: [
             A("start", .integer), A("end", .integer),
         ], relationships: [
@@ -170,7 +170,7 @@ enum RealtimeModel {
     }
 
     /// What an alert concerns: agencies, routes, route types, trips, stops.
-    private static func alertEntities(_ feed: FeedScope) -> EntityDescription {
+    private static func alertEntities(_ feed: RealtimeScope) -> EntityDescription {
         EntityDescription(name: "realtime_alert_entities", table: "realtime_alert_entities", attributes: [
             A("agency_id", .text), A("route_id", .text), A("route_type", .integer), A("trip_id", .text), A("stop_id", .text),
             A("direction_id", .integer),

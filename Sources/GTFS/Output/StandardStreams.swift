@@ -35,26 +35,18 @@ public final class CapturedOutput {
 
     /// The capture of the calling thread, if it captures.
     public static var current: CapturedOutput? {
-        guard let pointer = pthread_getspecific(captureKey) else { return nil }
-        return Unmanaged<CapturedOutput>.fromOpaque(pointer).takeUnretainedValue()
+        slot.current
     }
 
     /// Runs `body` with this thread's stdout and stderr captured; returns what it wrote.
     public static func capturing<Result>(_ body: () throws -> Result) rethrows -> (Result, CapturedOutput) {
         let capture = CapturedOutput()
-        let previous = pthread_getspecific(captureKey)
-        pthread_setspecific(captureKey, Unmanaged.passUnretained(capture).toOpaque())
-        defer { pthread_setspecific(captureKey, previous) }
-        return (try body(), capture)
+        return (try slot.with(capture, body), capture)
     }
-}
 
-/// The thread-specific slot of `CapturedOutput.current`, made once.
-private let captureKey: pthread_key_t = {
-    var key = pthread_key_t()
-    pthread_key_create(&key, nil)
-    return key
-}()
+    /// The thread-specific slot of `current`.
+    private static let slot = ThreadLocalReference<CapturedOutput>()
+}
 
 private func writeAll(_ text: String, to descriptor: Int32) {
     var text = text

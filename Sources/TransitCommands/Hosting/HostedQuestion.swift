@@ -147,22 +147,14 @@ public struct HostedAnswer: Sendable {
 enum HostedDatabase {
     /// The calling thread's hosted connection, if it answers a hosted question.
     static var current: TransitDatabase? {
-        guard let pointer = pthread_getspecific(hostedDatabaseKey) else { return nil }
-        return Unmanaged<TransitDatabase>.fromOpaque(pointer).takeUnretainedValue()
+        slot.current
     }
 
     /// Runs `body` with `transit` as the calling thread's hosted connection.
     static func with<Result>(_ transit: TransitDatabase, _ body: () throws -> Result) rethrows -> Result {
-        let previous = pthread_getspecific(hostedDatabaseKey)
-        pthread_setspecific(hostedDatabaseKey, Unmanaged.passUnretained(transit).toOpaque())
-        defer { pthread_setspecific(hostedDatabaseKey, previous) }
-        return try body()
+        try slot.with(transit, body)
     }
-}
 
-/// The thread-specific slot of `HostedDatabase.current`, made once.
-private let hostedDatabaseKey: pthread_key_t = {
-    var key = pthread_key_t()
-    pthread_key_create(&key, nil)
-    return key
-}()
+    /// The thread-specific slot of `current`.
+    private static let slot = ThreadLocalReference<TransitDatabase>()
+}
