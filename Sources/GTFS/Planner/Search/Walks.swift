@@ -60,11 +60,25 @@ final class Walks {
         self.speed = speed
         outgoing = Slab(count: timetable.stopCount, fill: nil)
         incoming = Slab(count: timetable.stopCount, fill: nil)
-        latitudes = Slab(count: timetable.stopCount, fill: .nan)
-        longitudes = Slab(count: timetable.stopCount, fill: .nan)
         cosines = Slab(count: timetable.stopCount, fill: .nan)
         partHasNoRules = timetable.parts.map { $0.transfersFrom.isEmpty && $0.transfersTo.isEmpty }
         changes = [Int](repeating: Walks.unknownChange, count: timetable.stopCount)
+        let largestLatitude: Double
+        (latitudes, longitudes, largestLatitude) = Walks.positions(of: timetable)
+        cellLatitude = max(maximumDistance, 1) / (Geo.earthRadius * .pi / 180)
+        cellLongitude = cellLatitude / max(cos(min(largestLatitude, 89) * .pi / 180), 0.01)
+        let placed = Walks.cells(of: timetable, latitudes: latitudes, longitudes: longitudes, cellLatitude: cellLatitude, cellLongitude: cellLongitude)
+        children = placed.children
+        let grid = Walks.grid(placed.entries, rows: placed.rows, columns: placed.columns)
+        (cellStops, denseCells, sparseCells) = (grid.cellStops, grid.denseCells, grid.sparseCells)
+        (firstRow, firstColumn, height, width) = (grid.firstRow, grid.firstColumn, grid.height, grid.width)
+    }
+
+    /// Per stop number, its position in degrees (NaN when the feed gives none), and the largest
+    /// latitude (in absolute value) of any.
+    private static func positions(of timetable: PlannerTimetable) -> (latitudes: Slab<Double>, longitudes: Slab<Double>, largest: Double) {
+        let latitudes = Slab<Double>(count: timetable.stopCount, fill: .nan)
+        let longitudes = Slab<Double>(count: timetable.stopCount, fill: .nan)
         var largestLatitude = 0.0
         for stop in 0..<timetable.stopCount {
             if let position = timetable.position(ofStop: stop) {
@@ -73,12 +87,17 @@ final class Walks {
                 longitudes[stop] = position.longitude
             }
         }
-        cellLatitude = max(maximumDistance, 1) / (Geo.earthRadius * .pi / 180)
-        cellLongitude = cellLatitude / max(cos(min(largestLatitude, 89) * .pi / 180), 0.01)
-        // A counting sort by cell, stops in order within each: count, place the cells' ranges,
-        // then fill them.
+        return (latitudes, longitudes, largestLatitude)
+    }
+
+    /// The grid cell of each boarding point with a position, in stop order, with the rows and
+    /// columns they span (min, max); and the boarding points of each station, by its number.
+    private static func cells(of timetable: PlannerTimetable, latitudes: Slab<Double>, longitudes: Slab<Double>,
+                              cellLatitude: Double, cellLongitude: Double)
+        -> (entries: [(row: Int, column: Int, stop: Int)], rows: (Int, Int), columns: (Int, Int), children: [Int: [Int]]) {
         var placed: [(row: Int, column: Int, stop: Int)] = []
         placed.reserveCapacity(timetable.stopCount)
+        var children: [Int: [Int]] = [:]
         var (rows, columns) = ((Int.max, Int.min), (Int.max, Int.min))
         for stop in 0..<timetable.stopCount where timetable.isBoardingPoint(stop) {
             if let parent = timetable.parent(ofStop: stop) { children[parent, default: []].append(stop) }
@@ -89,42 +108,57 @@ final class Walks {
             rows = (min(rows.0, row), max(rows.1, row))
             columns = (min(columns.0, column), max(columns.1, column))
         }
-        var cellStops = [Int](repeating: 0, count: placed.count)
+        return (placed, rows, columns, children)
+    }
+
+    /// The boarding points by grid cell, as `cellStops` and `denseCells` or `sparseCells` keep them.
+    private struct Grid {
+        var cellStops: [Int]
+        var denseCells: [Int32] = []
+        var sparseCells: [Int: (start: Int, end: Int)] = [:]
+        var firstRow: Int
+        var firstColumn: Int
+        var height = 0
+        var width = 0
+    }
+
+    /// The cells of `placed` (spanning `rows` and `columns`) by a counting sort, stops in order
+    /// within each: count, place the cells' ranges, then fill them; dense when the rows and
+    /// columns are few enough, else by cell key.
+    private static func grid(_ placed: [(row: Int, column: Int, stop: Int)], rows: (Int, Int), columns: (Int, Int)) -> Grid {
+        var grid = Grid(cellStops: [Int](repeating: 0, count: placed.count), firstRow: rows.0, firstColumn: columns.0)
         let (height, width) = placed.isEmpty ? (0, 0) : (rows.1 - rows.0 + 1, columns.1 - columns.0 + 1)
         let (area, overflow) = height.multipliedReportingOverflow(by: width)
-        (firstRow, firstColumn) = (rows.0, columns.0)
         if !placed.isEmpty, !overflow, area <= 8 * placed.count + 4096 {
-            (self.height, self.width) = (height, width)
+            (grid.height, grid.width) = (height, width)
             var starts = [Int32](repeating: 0, count: area + 1)
             for entry in placed { starts[(entry.row - rows.0) * width + (entry.column - columns.0) + 1] += 1 }
             for index in 0..<area { starts[index + 1] += starts[index] }
             var next = starts
             for entry in placed {
                 let index = (entry.row - rows.0) * width + (entry.column - columns.0)
-                cellStops[Int(next[index])] = entry.stop
+                grid.cellStops[Int(next[index])] = entry.stop
                 next[index] += 1
             }
-            denseCells = starts
-        } else {
-            (self.height, self.width) = (0, 0)
-            denseCells = []
-            var cells: [Int: (start: Int, end: Int)] = [:]
-            for entry in placed { cells[entry.row &* 1_000_003 &+ entry.column, default: (0, 0)].end += 1 }
-            var start = 0
-            for index in cells.values.indices {
-                let count = cells.values[index].end
-                cells.values[index] = (start, start)
-                start += count
-            }
-            for entry in placed {
-                let key = entry.row &* 1_000_003 &+ entry.column
-                guard let range = cells[key] else { continue }   // every cell was counted above
-                cellStops[range.end] = entry.stop
-                cells[key] = (range.start, range.end + 1)
-            }
-            sparseCells = cells
+            grid.denseCells = starts
+            return grid
         }
-        self.cellStops = cellStops
+        var cells: [Int: (start: Int, end: Int)] = [:]
+        for entry in placed { cells[entry.row &* 1_000_003 &+ entry.column, default: (0, 0)].end += 1 }
+        var start = 0
+        for index in cells.values.indices {
+            let count = cells.values[index].end
+            cells.values[index] = (start, start)
+            start += count
+        }
+        for entry in placed {
+            let key = entry.row &* 1_000_003 &+ entry.column
+            guard let range = cells[key] else { continue }   // every cell was counted above
+            grid.cellStops[range.end] = entry.stop
+            cells[key] = (range.start, range.end + 1)
+        }
+        grid.sparseCells = cells
+        return grid
     }
 
     /// The boarding points in the grid cell at `row`, `column`, in stop order.
