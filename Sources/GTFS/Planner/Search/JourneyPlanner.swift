@@ -63,7 +63,7 @@ public final class JourneyPlanner {
     // MARK: Places
 
     /// Stop numbers of a place's boarding points (nil for a point).
-    private func boardingPoints(_ place: JourneyPlace) -> [Int]? {
+    private func boardingPoints(_ place: JourneyPlace) -> [StopNumber]? {
         guard case .stops(let keys) = place else { return nil }
         return keys.compactMap { timetable.stopNumber(ofKey: $0) }.filter { timetable.isBoardingPoint($0) }
     }
@@ -175,9 +175,9 @@ public final class JourneyPlanner {
                              rounds: options.maximumRides, options: options)
         try forward.run(sources: sources(from, time: time, walks: walks, access: options.maximumAccessWalk), targets: [], walkFromSources: isStop(from))
         count(forward)
-        var best: [Int: (arrival: Int, rides: Int)] = [:]
+        var best: [StopNumber: (arrival: Int, rides: Int)] = [:]
         for round in forward.arrivals.indices {
-            for stop in Set(forward.memory.dirtyCells.filter { $0 / timetable.stopCount == round }.map { $0 % timetable.stopCount }) {
+            for stop in Set(forward.memory.dirtyCells.filter { $0 / timetable.stopCount == round }.map { StopNumber($0 % timetable.stopCount) }) {
                 let arrival = min(forward.rideLabel(round, stop), forward.walkLabel(round, stop))
                 guard arrival <= time + seconds else { continue }
                 if let known = best[stop], known.arrival <= arrival { continue }

@@ -9,8 +9,8 @@ struct JourneyReconstruction {
     /// A leg as the search reached it, with real from/to stop numbers (nil: a point).
     private struct Step {
         var mode: JourneyLeg.Mode
-        var from: Int?
-        var to: Int?
+        var from: StopNumber?
+        var to: StopNumber?
         var ride: (pattern: Int, day: Int, run: Int, board: Int, alight: Int)?
         var seconds = 0
         var metres = 0
@@ -29,7 +29,7 @@ struct JourneyReconstruction {
     }
 
     /// A walk between two stops or a stop and the point, given in the search's direction.
-    private func walk(_ near: Int?, _ far: Int?, seconds: Int, metres: Int) -> Step {
+    private func walk(_ near: StopNumber?, _ far: StopNumber?, seconds: Int, metres: Int) -> Step {
         // Forward the search goes back from the far end; backward it goes on from the near end.
         forward ? Step(mode: .walk, from: far, to: near, seconds: seconds, metres: metres)
                 : Step(mode: .walk, from: near, to: far, seconds: seconds, metres: metres)
@@ -53,7 +53,11 @@ struct JourneyReconstruction {
                 let stops = try timetable.pattern(pattern).stops
                 steps.append(Step(mode: .ride, ride: (pattern, day, run, forward ? enter : leave, forward ? leave : enter)))
                 round -= 1
-                stop = timetable.stopNumber(ofKey: stops[enter]) ?? 0
+                // A scan enters a run only at a stop the timetable numbers.
+                guard let entered = timetable.stopNumber(ofKey: stops[enter]) else {
+                    preconditionFailure("run \(run) of pattern \(pattern) was entered at stop key \(stops[enter]), which the timetable does not number")
+                }
+                stop = entered
                 byRide = !search.enteredFromWalk(round: round, stop: stop)
                 continue
             }
@@ -64,7 +68,7 @@ struct JourneyReconstruction {
                 steps.append(walk(stop, nil, seconds: Int(parent.seconds), metres: search.sourceWalk[stop]?.metres ?? 0))
                 break reconstruction
             case 0...:
-                let from = Int(parent.from)
+                let from = StopNumber(rawValue: parent.from)
                 steps.append(walk(stop, from, seconds: Int(parent.seconds), metres: Int((walks.metres(from: from, to: stop) ?? 0).rounded())))
                 stop = from
                 byRide = round > 0

@@ -23,7 +23,7 @@ final class JourneySearch {
 
     /// Where a search starts: stops with their labels (engine time) and how the rider got there.
     struct Source {
-        let stop: Int
+        let stop: StopNumber
         let time: Int
         /// Seconds and metres walked from a point to the stop (nil: the rider is at the stop).
         let walkedFromPoint: (seconds: Int, metres: Int)?
@@ -32,14 +32,14 @@ final class JourneySearch {
     /// Where a search ends: stops, each with the seconds of a final walk to a point (nil: the stop
     /// itself is the end).
     struct Target {
-        let stop: Int
+        let stop: StopNumber
         let walkToPoint: (seconds: Int, metres: Int)?
     }
 
     /// The best target label of a round and where it came from.
     struct Arrival {
         let time: Int
-        let stop: Int
+        let stop: StopNumber
         let byRide: Bool
     }
 
@@ -80,9 +80,9 @@ final class JourneySearch {
     /// Per round, the best target label so far (with fewer rides included).
     @exclusivity(unchecked) private(set) var arrivals: [Arrival?] = []
     /// Per target stop, the walk from it to the point the search ends at (nil: none).
-    private(set) var targetWalk: [Int: (seconds: Int, metres: Int)?] = [:]
+    private(set) var targetWalk: [StopNumber: (seconds: Int, metres: Int)?] = [:]
     /// Per source stop reached by walking from the point the search starts at, that walk.
-    private(set) var sourceWalk: [Int: (seconds: Int, metres: Int)] = [:]
+    private(set) var sourceWalk: [StopNumber: (seconds: Int, metres: Int)] = [:]
     /// The earliest source label (engine time): nothing before it is of use.
     @exclusivity(unchecked) private var searchStart = Int.min
     /// Counters for `--explain`.
@@ -127,35 +127,35 @@ final class JourneySearch {
     deinit { memory.clean() }
 
     /// The ride label of `stop` in `round` (engine time; unreached when none).
-    @inline(__always) func rideLabel(_ round: Int, _ stop: Int) -> Int { rideLabels[round * n + stop] }
+    @inline(__always) func rideLabel(_ round: Int, _ stop: StopNumber) -> Int { rideLabels[round * n + stop.index] }
     /// The walk (or source) label of `stop` in `round`.
-    @inline(__always) func walkLabel(_ round: Int, _ stop: Int) -> Int { walkLabels[round * n + stop] }
-    @inline(__always) func rideParent(_ round: Int, _ stop: Int) -> RideParent { rideParents[round * n + stop] }
-    @inline(__always) func walkParent(_ round: Int, _ stop: Int) -> WalkParent { walkParents[round * n + stop] }
+    @inline(__always) func walkLabel(_ round: Int, _ stop: StopNumber) -> Int { walkLabels[round * n + stop.index] }
+    @inline(__always) func rideParent(_ round: Int, _ stop: StopNumber) -> RideParent { rideParents[round * n + stop.index] }
+    @inline(__always) func walkParent(_ round: Int, _ stop: StopNumber) -> WalkParent { walkParents[round * n + stop.index] }
 
-    private func setRide(_ round: Int, _ stop: Int, _ time: Int, _ parent: RideParent) {
-        let index = round * n + stop
+    private func setRide(_ round: Int, _ stop: StopNumber, _ time: Int, _ parent: RideParent) {
+        let index = round * n + stop.index
         rideLabels[index] = time
         rideParents[index] = parent
         memory.dirtyCells.append(index)
         bestRide[stop] = time
-        memory.dirtyStops.append(stop)
+        memory.dirtyStops.append(stop.index)
     }
 
-    private func setWalk(_ round: Int, _ stop: Int, _ time: Int, _ parent: WalkParent) {
-        let index = round * n + stop
+    private func setWalk(_ round: Int, _ stop: StopNumber, _ time: Int, _ parent: WalkParent) {
+        let index = round * n + stop.index
         walkLabels[index] = time
         walkParents[index] = parent
         memory.dirtyCells.append(index)
         bestWalk[stop] = time
-        memory.dirtyStops.append(stop)
+        memory.dirtyStops.append(stop.index)
     }
 
     /// Whether a label `time` (engine time) at `stop` in round `round` can lie on a journey of the
     /// question: always without a guide; with one, when the guide's best label there with at most
     /// the rides left is at or before it, seen from the other end (their sum is ≤ 0, since each
     /// direction's engine time is the other's negated).
-    @inline(__always) private func isOnSomeJourney(_ round: Int, _ stop: Int, _ time: Int) -> Bool {
+    @inline(__always) private func isOnSomeJourney(_ round: Int, _ stop: StopNumber, _ time: Int) -> Bool {
         guard let guide else { return true }
         var earlier = 0
         while earlier <= rounds - round {
@@ -193,8 +193,8 @@ final class JourneySearch {
 
     /// Round 0: the sources, and one walk from each (when the rider is at a stop, not a point);
     /// returns the stops whose labels were set.
-    private func seedRoundZero(_ sources: [Source], walkFromSources: Bool) -> [Int] {
-        var marked: [Int] = []
+    private func seedRoundZero(_ sources: [Source], walkFromSources: Bool) -> [StopNumber] {
+        var marked: [StopNumber] = []
         for source in sources where source.time < bound && source.time < walkLabel(0, source.stop) && isOnSomeJourney(0, source.stop, source.time) {
             setWalk(0, source.stop, source.time, source.walkedFromPoint.map { WalkParent(from: WalkParent.fromPoint, seconds: Int32($0.seconds)) }
                                                     ?? WalkParent(from: WalkParent.source, seconds: 0))
@@ -204,7 +204,7 @@ final class JourneySearch {
         for source in sources where source.time < bound && source.walkedFromPoint == nil {
             for (other, seconds) in footpaths(of: source.stop)
             where source.time + seconds < min(bestWalk[other], bound) && isOnSomeJourney(0, other, source.time + seconds) {
-                setWalk(0, other, source.time + seconds, WalkParent(from: Int32(source.stop), seconds: Int32(seconds)))
+                setWalk(0, other, source.time + seconds, WalkParent(from: source.stop.rawValue, seconds: Int32(seconds)))
                 marked.append(other)
             }
         }
@@ -215,7 +215,7 @@ final class JourneySearch {
     /// the direction of travel) a marked stop has in it (`patternStart`); `touched` becomes the
     /// patterns newly marked.
     @inline(__always)
-    private func markPatterns(calling thresholds: [(Int, Int)], into touched: inout [Int]) {
+    private func markPatterns(calling thresholds: [(stop: StopNumber, limit: Int)], into touched: inout [Int]) {
         touched.removeAll(keepingCapacity: true)
         for (stop, _) in thresholds {
             let part = timetable.part(ofStop: stop)
@@ -232,8 +232,8 @@ final class JourneySearch {
     /// Scans the marked patterns in number order from their marked positions, entering rides at
     /// the stops of `thresholds` no earlier than theirs, and clears the marks; returns the stops
     /// the round's rides reached.
-    private func scanMarkedPatterns(_ touched: inout [Int], thresholds: [(Int, Int)], round: Int) throws -> [Int] {
-        var reached: [Int] = []
+    private func scanMarkedPatterns(_ touched: inout [Int], thresholds: [(stop: StopNumber, limit: Int)], round: Int) throws -> [StopNumber] {
+        var reached: [StopNumber] = []
         for (stop, limit) in thresholds { enterLimit[stop] = min(enterLimit[stop], limit) }
         orderByNumber(&touched)
         for number in touched {
@@ -248,12 +248,12 @@ final class JourneySearch {
     /// One walk from each stop a ride of `round` reached; returns the stops whose walk labels
     /// improved.
     @inline(__always)
-    private func walk(from reached: [Int], round: Int) -> [Int] {
-        var walked: [Int] = []
+    private func walk(from reached: [StopNumber], round: Int) -> [StopNumber] {
+        var walked: [StopNumber] = []
         for stop in reached where rideLabel(round, stop) < JourneySearch.unreached {
             let time = rideLabel(round, stop)
             for (other, seconds) in footpaths(of: stop) where time + seconds < min(bestWalk[other], bound) && isOnSomeJourney(round, other, time + seconds) {
-                setWalk(round, other, time + seconds, WalkParent(from: Int32(stop), seconds: Int32(seconds)))
+                setWalk(round, other, time + seconds, WalkParent(from: stop.rawValue, seconds: Int32(seconds)))
                 walked.append(other)
                 labelsImproved += 1
             }
@@ -264,7 +264,7 @@ final class JourneySearch {
     /// Records the best target label reachable from `round`'s labels (or the rounds' before, when
     /// not better); with targets, it bounds the labels kept from then on. A source in
     /// `unwalkedSources` (no one walked to it) may still walk to the point the search ends at.
-    private func recordArrival(round: Int, unwalkedSources: Set<Int>, hasTargets: Bool) {
+    private func recordArrival(round: Int, unwalkedSources: Set<StopNumber>, hasTargets: Bool) {
         var best = round > 0 ? arrivals[round - 1] : nil
         for (stop, walk) in targetWalk {
             if let walk {
@@ -300,14 +300,14 @@ final class JourneySearch {
     }
 
     /// The walks a label at `stop` may take: forward leaving it, backward arriving at it.
-    private func footpaths(of stop: Int) -> [(stop: Int, seconds: Int)] {
+    private func footpaths(of stop: StopNumber) -> [(stop: StopNumber, seconds: Int)] {
         direction == .forward ? walks.walks(from: stop) : walks.walks(to: stop)
     }
 
     /// For the stops given, the label from which the next round may enter a ride there (the walk
     /// label, or the ride label plus the change time where a change is allowed), when it improves.
-    private func enterThresholds(round: Int, stops: [Int]) -> [(Int, Int)] {
-        var result: [(Int, Int)] = []
+    private func enterThresholds(round: Int, stops: [StopNumber]) -> [(stop: StopNumber, limit: Int)] {
+        var result: [(stop: StopNumber, limit: Int)] = []
         for stop in stops {
             var threshold = walkLabel(round, stop)
             var fromWalk = threshold < JourneySearch.unreached
@@ -318,9 +318,9 @@ final class JourneySearch {
             }
             guard threshold < bestEnter[stop], threshold < bound else { continue }
             bestEnter[stop] = threshold
-            memory.dirtyStops.append(stop)
-            enteredFromWalkSlab[round * n + stop] = fromWalk
-            memory.dirtyCells.append(round * n + stop)
+            memory.dirtyStops.append(stop.index)
+            enteredFromWalkSlab[round * n + stop.index] = fromWalk
+            memory.dirtyCells.append(round * n + stop.index)
             result.append((stop, threshold))
         }
         return result
@@ -334,7 +334,7 @@ final class JourneySearch {
     /// than a day): at every later stop a run of the day before is then already there earlier, so
     /// no label could improve. Before the destination is reached no bound closes the next day, and
     /// these scans were about as many as the day's own.
-    private func scan(_ pattern: ScannedPattern, number: Int, part: Int, from start: Int, round: Int, reached: inout [Int]) throws {
+    private func scan(_ pattern: ScannedPattern, number: Int, part: Int, from start: Int, round: Int, reached: inout [StopNumber]) throws {
         routesScanned += 1
         let applyRealtime = realtime[part]
         let delays = applyRealtime ? timetable.delayRange(part: part) : (earliest: 0, latest: 0)
@@ -394,7 +394,7 @@ final class JourneySearch {
     /// `running` lets run; true when a run was entered at `start` itself.
     @discardableResult
     private func scanDay(_ pattern: ScannedPattern, number: Int, running: UnsafePointer<Bool>, dayIndex: Int, base: Int, from start: Int,
-                         round: Int, reached: inout [Int]) -> Bool {
+                         round: Int, reached: inout [StopNumber]) -> Bool {
         let count = pattern.stopCount
         let forward = direction == .forward
         var current = -1   // a run index of the pattern, -1: none yet
@@ -407,8 +407,9 @@ final class JourneySearch {
         var position = start
         while forward ? position < count : position >= 0 {
             defer { position += forward ? 1 : -1 }
-            let stop = pattern.stopNumber(at: position)
-            guard stop >= 0 else { continue }
+            let stored = pattern.stopNumber(at: position)
+            guard stored >= 0 else { continue }
+            let stop = StopNumber(rawValue: stored)
             if current >= 0, forward ? pattern.canAlight(at: position) : pattern.canBoard(at: position) {
                 let time = forward ? base + pattern.arrival(run: current, at: position) : -(base + pattern.departure(run: current, at: position))
                 if time < bestRide[stop], time < bound, isOnSomeJourney(round, stop, time) {
@@ -480,5 +481,5 @@ final class JourneySearch {
     }
 
     /// Whether the next ride from `stop` after `round` was entered from its walk label.
-    func enteredFromWalk(round: Int, stop: Int) -> Bool { enteredFromWalkSlab[round * n + stop] }
+    func enteredFromWalk(round: Int, stop: StopNumber) -> Bool { enteredFromWalkSlab[round * n + stop.index] }
 }

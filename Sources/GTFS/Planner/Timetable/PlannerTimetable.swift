@@ -152,53 +152,56 @@ final class PlannerTimetable {
 
     // MARK: Stops
 
+    /// Every stop number, in order.
+    var stopNumbers: LazyMapSequence<Range<Int>, StopNumber> { (0..<stopCount).lazy.map(StopNumber.init) }
+
     /// The feed part holding stop number `stop`.
-    func part(ofStop stop: Int) -> Int {
+    func part(ofStop stop: StopNumber) -> Int {
         var index = parts.count - 1
-        while index > 0 && parts[index].firstStop > stop { index -= 1 }
+        while index > 0 && parts[index].firstStop > stop.index { index -= 1 }
         return index
     }
 
     /// The number of the stop keyed `key`, or nil when its feed is not loaded.
-    func stopNumber(ofKey key: Int) -> Int? {
+    func stopNumber(ofKey key: Int) -> StopNumber? {
         let feed = FeedKeys.feed(of: key)
         guard let part = parts.first(where: { $0.feed.key == feed }) else { return nil }
         let slot = key - FeedKeys.base(of: feed) - 1
         guard slot >= 0, slot < part.stops.count else { return nil }
-        return part.firstStop + slot
+        return StopNumber(part.firstStop + slot)
     }
 
     /// The key of stop number `stop`.
-    func key(ofStop stop: Int) -> Int {
+    func key(ofStop stop: StopNumber) -> Int {
         let part = parts[part(ofStop: stop)]
-        return FeedKeys.base(of: part.feed.key) + 1 + (stop - part.firstStop)
+        return FeedKeys.base(of: part.feed.key) + 1 + (stop.index - part.firstStop)
     }
 
     /// The position of stop number `stop` (nil when the feed gives none).
-    func position(ofStop stop: Int) -> (latitude: Double, longitude: Double)? {
+    func position(ofStop stop: StopNumber) -> (latitude: Double, longitude: Double)? {
         let part = parts[part(ofStop: stop)]
-        let slot = stop - part.firstStop
+        let slot = stop.index - part.firstStop
         let (latitude, longitude) = (part.stops.latitudes[slot], part.stops.longitudes[slot])
         return latitude.isNaN || longitude.isNaN ? nil : (latitude, longitude)
     }
 
     /// The parent station's number of stop number `stop`, if any.
-    func parent(ofStop stop: Int) -> Int? {
+    func parent(ofStop stop: StopNumber) -> StopNumber? {
         let part = parts[part(ofStop: stop)]
-        let parent = part.stops.parents[stop - part.firstStop]
-        return parent < 0 ? nil : part.firstStop + Int(parent)
+        let parent = part.stops.parents[stop.index - part.firstStop]
+        return parent < 0 ? nil : StopNumber(part.firstStop + Int(parent))
     }
 
     /// Whether stop number `stop` is a boarding point (`location_type` 0).
-    func isBoardingPoint(_ stop: Int) -> Bool {
+    func isBoardingPoint(_ stop: StopNumber) -> Bool {
         let part = parts[part(ofStop: stop)]
-        return part.stops.locationTypes[stop - part.firstStop] == 0
+        return part.stops.locationTypes[stop.index - part.firstStop] == 0
     }
 
     /// The (pattern number, position) pairs calling at stop number `stop`.
-    func calls(atStop stop: Int) -> ArraySlice<(pattern: UInt32, position: UInt32)> {
+    func calls(atStop stop: StopNumber) -> ArraySlice<(pattern: UInt32, position: UInt32)> {
         let part = parts[part(ofStop: stop)]
-        let slot = stop - part.firstStop
+        let slot = stop.index - part.firstStop
         return part.stops.calls[Int(part.stops.offsets[slot])..<Int(part.stops.offsets[slot + 1])]
     }
 
@@ -230,7 +233,7 @@ final class PlannerTimetable {
             }
         }
         guard let read else { throw TransitError.noPlannerTimetable(feed: part.feed.name) }
-        read.stopNumbers = read.stops.map { stopNumber(ofKey: $0) ?? -1 }
+        read.stopNumbers = read.stops.map { stopNumber(ofKey: $0) }
         scanBlocks[number] = read.scanned.block
         patternsRead += 1
         reads[partIndex].patterns += 1

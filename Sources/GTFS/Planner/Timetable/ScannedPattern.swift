@@ -61,11 +61,32 @@ struct ScannedPattern {
         departures = arrivals + stopCount * runCount
     }
 
-    @inline(__always) func stopNumber(at position: Int) -> Int { Int(stopNumbers[position]) }
-    @inline(__always) func canBoard(at position: Int) -> Bool { permissions[position] & TripPattern.boarding != 0 }
-    @inline(__always) func canAlight(at position: Int) -> Bool { permissions[position] & TripPattern.alighting != 0 }
-    @inline(__always) func arrival(run: Int, at position: Int) -> Int { Int(arrivals[position * runCount + run]) }
-    @inline(__always) func departure(run: Int, at position: Int) -> Int { Int(departures[position * runCount + run]) }
+    /// The stop number at `position`, as stored (−1: a stop the timetable does not know). The
+    /// accessors check their bounds in debug builds only: a release scan reads with one load.
+    @inline(__always) func stopNumber(at position: Int) -> Int32 {
+        assert(position >= 0 && position < stopCount, "position \(position) outside 0..<\(stopCount)")
+        return stopNumbers[position]
+    }
+
+    @inline(__always) func canBoard(at position: Int) -> Bool {
+        assert(position >= 0 && position < stopCount, "position \(position) outside 0..<\(stopCount)")
+        return permissions[position] & TripPattern.boarding != 0
+    }
+
+    @inline(__always) func canAlight(at position: Int) -> Bool {
+        assert(position >= 0 && position < stopCount, "position \(position) outside 0..<\(stopCount)")
+        return permissions[position] & TripPattern.alighting != 0
+    }
+
+    @inline(__always) func arrival(run: Int, at position: Int) -> Int {
+        assert(position >= 0 && position < stopCount && run >= 0 && run < runCount, "run \(run) at \(position) outside \(runCount) × \(stopCount)")
+        return Int(arrivals[position * runCount + run])
+    }
+
+    @inline(__always) func departure(run: Int, at position: Int) -> Int {
+        assert(position >= 0 && position < stopCount && run >= 0 && run < runCount, "run \(run) at \(position) outside \(runCount) × \(stopCount)")
+        return Int(departures[position * runCount + run])
+    }
 
     /// Frees the allocation (its pattern's deinit).
     func deallocate() { block.deallocate() }

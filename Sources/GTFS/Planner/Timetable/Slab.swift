@@ -16,8 +16,22 @@ final class Slab<Element> {
         base.deallocate()
     }
 
+    /// The value at `index` (0..<count; checked in debug builds only, so that a release search
+    /// reads it with one load).
     @inline(__always) subscript(index: Int) -> Element {
-        get { base[index] }
-        set { base[index] = newValue }
+        get {
+            assert(index >= 0 && index < count, "slab index \(index) outside 0..<\(count)")
+            return base[index]
+        }
+        set {
+            assert(index >= 0 && index < count, "slab index \(index) outside 0..<\(count)")
+            base[index] = newValue
+        }
+    }
+
+    /// The value of stop `stop`, in a slab of one value per stop.
+    @inline(__always) subscript(stop: StopNumber) -> Element {
+        get { self[stop.index] }
+        set { self[stop.index] = newValue }
     }
 }

@@ -14,18 +14,18 @@
 /// reads while it scans, the stops as the timetable numbers them, the permissions and the times,
 /// in one allocation of its own (`ScannedPattern`): a question scans a few thousand patterns, and
 /// each further object or array a scan touched was a further wait on memory.
-public final class TripPattern: @unchecked Sendable {
+final class TripPattern: @unchecked Sendable {
     /// May board at this stop.
     static let boarding: UInt8 = 1
     /// May alight at this stop.
     static let alighting: UInt8 = 2
 
     /// The stops in order (database keys).
-    public let stops: [Int]
+    let stops: [Int]
     /// Per stop, `boarding` | `alighting`.
     let permissions: [UInt8]
     /// Per run, its trip's key (a frequency-based trip's runs share it).
-    public let trips: [Int]
+    let trips: [Int]
     /// Per run, its trip's service key.
     let services: [Int]
     /// What a search reads while it scans this pattern (owned: freed with the pattern).
@@ -35,13 +35,13 @@ public final class TripPattern: @unchecked Sendable {
 
     var runCount: Int { trips.count }
 
-    /// The stops as the timetable numbers them (−1: a stop it does not know), set when it reads
-    /// the pattern.
-    var stopNumbers: [Int] {
-        get { (0..<stops.count).map { Int(scanned.stopNumbers[$0]) } }
+    /// The stops as the timetable numbers them (nil: a stop it does not know), set when it reads
+    /// the pattern; kept in the scan form (−1 for nil).
+    var stopNumbers: [StopNumber?] {
+        get { (0..<stops.count).map { scanned.stopNumbers[$0] < 0 ? nil : StopNumber(rawValue: scanned.stopNumbers[$0]) } }
         set {
             precondition(newValue.count == stops.count, "one number per stop")
-            for (position, number) in newValue.enumerated() { scanned.stopNumbers[position] = Int32(truncatingIfNeeded: number) }
+            for (position, number) in newValue.enumerated() { scanned.stopNumbers[position] = number?.rawValue ?? -1 }
         }
     }
 
