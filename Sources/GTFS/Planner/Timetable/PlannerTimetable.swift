@@ -109,7 +109,9 @@ final class PlannerTimetable {
             }
             let select = SQLGenerator.prepare(Query(table: table.name).select(data).filter(id == 0))
             var index: PlannerStopIndex?
-            try database.forEachRow(select) { row in index = try row.withBlob(0) { try PlannerStopIndex(packed: $0) } }
+            try PlannerTimetable.reading(feed) {
+                try database.forEachRow(select) { row in index = try row.withBlob(0) { try PlannerStopIndex(packed: $0) } }
+            }
             guard let index else { throw TransitError.noPlannerTimetable(feed: feed.name) }
             let (from, to) = try PlannerTimetable.transferRules(feed: feed, in: database)
             parts.append(FeedPart(feed: feed, stops: index, firstStop: firstStop, patternOffset: patternOffset,
@@ -128,6 +130,17 @@ final class PlannerTimetable {
             patternRequests.append(request)
             patternStatements.append(try database.makeStatement(request.sql))
             reads.append((0, 0, 0))
+        }
+    }
+
+    /// Runs `read` (a read of `feed`'s planner table), a stored row that ends before what its
+    /// header announces reported as the damaged table it is (`PackedReader.Truncated` says
+    /// neither which table nor what to do).
+    private static func reading(_ feed: Feed, _ read: () throws -> Void) throws {
+        do {
+            try read()
+        } catch is PackedReader.Truncated {
+            throw TransitError.damagedPlannerTimetable(feed: feed.name, table: Schema.planner(feed.key).name, source: feed.source)
         }
     }
 
@@ -226,10 +239,12 @@ final class PlannerTimetable {
         statement.reset()
         try statement.bind(.integer(Int64(id)), at: 1)
         var read: TripPattern?
-        while try statement.step() {
-            read = try statement.row.withBlob(0) { bytes in
-                bytesRead += bytes.count
-                return try TripPattern(packed: bytes)
+        try PlannerTimetable.reading(part.feed) {
+            while try statement.step() {
+                read = try statement.row.withBlob(0) { bytes in
+                    bytesRead += bytes.count
+                    return try TripPattern(packed: bytes)
+                }
             }
         }
         guard let read else { throw TransitError.noPlannerTimetable(feed: part.feed.name) }

@@ -92,7 +92,9 @@ final class TripPattern: @unchecked Sendable {
         var reader = PackedReader(stored)
         let stopCount = Int(try reader.uint32())
         let runCount = Int(try reader.uint32())
-        guard reader.hasBytes(stopCount * 9 + runCount * 16 + stopCount * runCount * 8) else { throw PackedReader.Truncated() }
+        // Counts read from a damaged row may be huge: their product is checked before it is used.
+        let (cells, overflow) = stopCount.multipliedReportingOverflow(by: runCount)
+        guard !overflow, cells <= stored.count, reader.hasBytes(stopCount * 9 + runCount * 16 + cells * 8) else { throw PackedReader.Truncated() }
         stops = try reader.ints(stopCount)
         permissions = try reader.bytes(stopCount)
         trips = try reader.ints(runCount)
