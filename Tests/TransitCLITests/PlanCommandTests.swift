@@ -76,6 +76,24 @@ final class PlanCommandTests: XCTestCase {
         return String(text[text.index(after: t)...].prefix(8))
     }
 
+    /// A planner row cut short (a damaged file) is reported as the damaged table of its feed, with
+    /// what to do, in one line: a pattern's row (read when a search first reaches it), then the
+    /// stop index's (read when the planner starts).
+    func testADamagedPlannerRowIsReportedAsItsFeedsDamagedTable() throws {
+        let directory = TemporaryDirectory()
+        let db = try database(PlanCommandTests.city(), in: directory)
+        for id in [1, 0] {
+            let damage = try CommandRun.run("/usr/bin/env", ["sqlite3", db, "UPDATE planner_1 SET data = substr(data, 1, 5) WHERE id = \(id)"])
+            XCTAssertEqual(damage.status, 0, damage.stderr)
+            let run = try CommandRun.transit(["plan", "A", "D", "--at", "2026-03-02 07:55", "--db", db])
+            XCTAssertNotEqual(run.status, 0, "row \(id): \(run.stdout)")
+            XCTAssertEqual(run.stderr.split(separator: "\n").count, 1, "row \(id): \(run.stderr)")
+            XCTAssertTrue(run.stderr.hasPrefix("Error: feed city's journey planner table planner_1 is damaged (a stored row ends early): "
+                                               + "import the feed again to rewrite it (transit import "), "row \(id): \(run.stderr)")
+            XCTAssertTrue(run.stderr.hasSuffix(" --feed city)\n"), "row \(id): \(run.stderr)")
+        }
+    }
+
     func testTheParetoSetKeepsAFasterJourneyWithMoreRides() throws {
         let directory = TemporaryDirectory()
         let db = try database(Self.city(), in: directory)

@@ -38,6 +38,9 @@ public enum TransitError: Error, CustomStringConvertible, Equatable {
     case unfinishedChange(path: String)
     /// A feed was imported before journey planning existed: it has no planner timetable.
     case noPlannerTimetable(feed: String)
+    /// A row of a feed's planner table (`planner_<feed>`) ends before what its header announces:
+    /// the file was damaged or cut short; the feed, imported from `source`, is imported again.
+    case damagedPlannerTimetable(feed: String, table: String, source: String)
 
     public var description: String {
         switch self {
@@ -78,6 +81,9 @@ public enum TransitError: Error, CustomStringConvertible, Equatable {
             return "feed \(feed) has the time zone '\(zone)', which this system does not know; is tzdata installed?"
         case .noPlannerTimetable(let feed):
             return "feed \(feed) was imported by an earlier transit, without the journey planner's timetable: `transit feeds upgrade` adds it in place (seconds), or import the feed again"
+        case let .damagedPlannerTimetable(feed, table, source):
+            let command = "transit import \(source.isEmpty ? "FEED" : TransitError.shellQuoted(source)) --feed \(TransitError.shellQuoted(feed))"
+            return "feed \(feed)'s journey planner table \(table) is damaged (a stored row ends early): import the feed again to rewrite it (\(command))"
         case .busy(let path):
             return "\(path) is busy: another import is writing it, or a query has held it for over a minute; try again when it has finished"
         }

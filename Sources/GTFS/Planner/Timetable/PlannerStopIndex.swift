@@ -8,9 +8,9 @@ import FetchRequest
 /// Stored (little-endian): stop count N (u32); N latitudes, N longitudes (f64; NaN when absent);
 /// N parent slots (i32; −1 when none); N location types (u8); N + 1 offsets (u32) into the calls;
 /// the calls as (pattern id, position) pairs (u32 each).
-public struct PlannerStopIndex: Sendable {
-    public let latitudes: [Double]
-    public let longitudes: [Double]
+struct PlannerStopIndex: Sendable {
+    let latitudes: [Double]
+    let longitudes: [Double]
     /// The slot of each stop's parent station, −1 when none.
     let parents: [Int32]
     let locationTypes: [UInt8]

@@ -63,7 +63,7 @@ public final class JourneyPlanner {
     // MARK: Places
 
     /// Stop numbers of a place's boarding points (nil for a point).
-    private func boardingPoints(_ place: JourneyPlace) -> [Int]? {
+    private func boardingPoints(_ place: JourneyPlace) -> [StopNumber]? {
         guard case .stops(let keys) = place else { return nil }
         return keys.compactMap { timetable.stopNumber(ofKey: $0) }.filter { timetable.isBoardingPoint($0) }
     }
@@ -134,7 +134,7 @@ public final class JourneyPlanner {
             try backward.run(sources: sources(to, time: -arrival.time, walks: walks, access: options.maximumAccessWalk), targets: targets(from, walks: walks, access: options.maximumAccessWalk), walkFromSources: isStop(to))
             count(backward)
             guard let latest = backward.arrivals.last ?? nil else { continue }
-            journeys.append(try journey(backward, round: backward.arrivals.count - 1, arrival: latest, walks: walks))
+            journeys.append(try journey(backward, arrival: latest, walks: walks))
         }
         return journeys
     }
@@ -160,7 +160,7 @@ public final class JourneyPlanner {
             try forward.run(sources: sources(from, time: departure, walks: walks, access: options.maximumAccessWalk), targets: targets(to, walks: walks, access: options.maximumAccessWalk), walkFromSources: isStop(from))
             count(forward)
             guard let arrival = forward.arrivals.last ?? nil else { continue }
-            journeys.append(try journey(forward, round: forward.arrivals.count - 1, arrival: arrival, walks: walks))
+            journeys.append(try journey(forward, arrival: arrival, walks: walks))
         }
         return journeys
     }
@@ -175,9 +175,9 @@ public final class JourneyPlanner {
                              rounds: options.maximumRides, options: options)
         try forward.run(sources: sources(from, time: time, walks: walks, access: options.maximumAccessWalk), targets: [], walkFromSources: isStop(from))
         count(forward)
-        var best: [Int: (arrival: Int, rides: Int)] = [:]
+        var best: [StopNumber: (arrival: Int, rides: Int)] = [:]
         for round in forward.arrivals.indices {
-            for stop in Set(forward.memory.dirtyCells.filter { $0 / timetable.stopCount == round }.map { $0 % timetable.stopCount }) {
+            for stop in Set(forward.memory.dirtyCells.filter { $0 / timetable.stopCount == round }.map { StopNumber($0 % timetable.stopCount) }) {
                 let arrival = min(forward.rideLabel(round, stop), forward.walkLabel(round, stop))
                 guard arrival <= time + seconds else { continue }
                 if let known = best[stop], known.arrival <= arrival { continue }
@@ -202,6 +202,11 @@ public final class JourneyPlanner {
                         rounds: Int, options: JourneyOptions, guide: JourneySearch? = nil) -> JourneySearch {
         JourneySearch(timetable: timetable, walks: walks, memory: memory, direction: direction, reference: reference, bound: bound, rounds: rounds,
                       realtimeFeeds: options.realtimeFeeds, guide: guide)
+    }
+
+    /// The journey `search` found for `arrival`, the target label of its last round.
+    private func journey(_ search: JourneySearch, arrival: JourneySearch.Arrival, walks: Walks) throws -> Journey {
+        try JourneyReconstruction(timetable: timetable, search: search, walks: walks).journey(round: search.arrivals.count - 1, arrival: arrival)
     }
 
     private func count(_ search: JourneySearch) {
@@ -242,98 +247,6 @@ public final class JourneyPlanner {
         lastCounters.realtimeRunsRead = read.realtimeRunsRead - readBefore.realtimeRunsRead
         lastCounters.readSeconds = read.readSeconds - readBefore.readSeconds
         lastCounters.realtimeSeconds = read.realtimeSeconds - readBefore.realtimeSeconds
-    }
-
-    /// The journey a search found for the target label `arrival` of round `round`, in time order.
-    private func journey(_ search: JourneySearch, round: Int, arrival: JourneySearch.Arrival, walks: Walks) throws -> Journey {
-        let forward = search.direction == .forward
-        /// A leg as the search reached it, with real from/to stop numbers (nil: a point).
-        struct Step {
-            var mode: JourneyLeg.Mode
-            var from: Int?
-            var to: Int?
-            var ride: (pattern: Int, day: Int, run: Int, board: Int, alight: Int)?
-            var seconds = 0
-            var metres = 0
-        }
-        /// A walk between two stops or a stop and the point, given in the search's direction.
-        func walk(_ near: Int?, _ far: Int?, seconds: Int, metres: Int) -> Step {
-            // Forward the search goes back from the far end; backward it goes on from the near end.
-            forward ? Step(mode: .walk, from: far, to: near, seconds: seconds, metres: metres)
-                    : Step(mode: .walk, from: near, to: far, seconds: seconds, metres: metres)
-        }
-        var steps: [Step] = []
-        var (round, stop, byRide) = (round, arrival.stop, arrival.byRide)
-        if let target = search.targetWalk[stop] ?? nil {
-            // The walk between the search's last stop and its point: forward on to the
-            // destination point, backward from the origin point.
-            steps.append(Step(mode: .walk, from: forward ? stop : nil, to: forward ? nil : stop, seconds: target.seconds, metres: target.metres))
-        }
-        reconstruction: while true {
-            if byRide {
-                let parent = search.rideParent(round, stop)
-                guard parent.pattern >= 0 else { break }
-                let (pattern, day, run, enter, leave) = (Int(parent.pattern), Int(parent.day), Int(parent.run), Int(parent.enter), Int(parent.leave))
-                let stops = try timetable.pattern(pattern).stops
-                steps.append(Step(mode: .ride, ride: (pattern, day, run, forward ? enter : leave, forward ? leave : enter)))
-                round -= 1
-                stop = timetable.stopNumber(ofKey: stops[enter]) ?? 0
-                byRide = !search.enteredFromWalk(round: round, stop: stop)
-                continue
-            }
-            let parent = search.walkParent(round, stop)
-            switch parent.from {
-            case JourneySearch.WalkParent.fromPoint:
-                // Walked from the point the search started at.
-                steps.append(walk(stop, nil, seconds: Int(parent.seconds), metres: search.sourceWalk[stop]?.metres ?? 0))
-                break reconstruction
-            case 0...:
-                let from = Int(parent.from)
-                steps.append(walk(stop, from, seconds: Int(parent.seconds), metres: Int((walks.metres(from: from, to: stop) ?? 0).rounded())))
-                stop = from
-                byRide = round > 0
-            default:
-                break reconstruction
-            }
-        }
-        if forward { steps.reverse() }
-
-        // Rides keep their times; walks before the first ride end as it leaves, the others start
-        // as the ride before arrives.
-        var rides: [Int: (departure: Int, arrival: Int, trip: Int, from: Int, to: Int, calls: [JourneyCall], realtime: Bool)] = [:]
-        for (index, step) in steps.enumerated() {
-            guard let ride = step.ride else { continue }
-            let pattern = try timetable.pattern(ride.pattern)
-            let base = search.days[timetable.part(ofPattern: ride.pattern)][ride.day].base
-            let calls = (ride.board...ride.alight).map { position in
-                JourneyCall(stop: pattern.stops[position], arrival: base + pattern.arrival(run: ride.run, at: position),
-                            departure: base + pattern.departure(run: ride.run, at: position))
-            }
-            rides[index] = (base + pattern.departure(run: ride.run, at: ride.board), base + pattern.arrival(run: ride.run, at: ride.alight),
-                            pattern.trips[ride.run], pattern.stops[ride.board], pattern.stops[ride.alight], calls, pattern.isRealtime)
-        }
-        let walked = steps.map(\.seconds).reduce(0, +)
-        var clock: Int
-        if let first = rides.keys.min() {
-            clock = rides[first]!.departure - steps[..<first].map(\.seconds).reduce(0, +)
-        } else {
-            // No ride: a walk, or nothing when the origin is the destination.
-            clock = forward ? arrival.time - walked : -arrival.time
-        }
-        let departure = clock
-        var legs: [JourneyLeg] = []
-        for (index, step) in steps.enumerated() {
-            if let ride = rides[index] {
-                legs.append(JourneyLeg(mode: .ride, fromStop: ride.from, toStop: ride.to, departure: ride.departure, arrival: ride.arrival,
-                                       trip: ride.trip, metres: 0, isRealtime: ride.realtime, path: ride.calls.map(\.stop), calls: ride.calls))
-                clock = ride.arrival
-            } else {
-                legs.append(JourneyLeg(mode: .walk, fromStop: step.from.map(timetable.key(ofStop:)), toStop: step.to.map(timetable.key(ofStop:)),
-                                       departure: clock, arrival: clock + step.seconds, trip: nil, metres: step.metres, isRealtime: false))
-                clock += step.seconds
-            }
-        }
-        return Journey(legs: legs, departure: departure, arrival: clock)
     }
 }
 

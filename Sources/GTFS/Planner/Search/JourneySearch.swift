@@ -23,7 +23,7 @@ final class JourneySearch {
 
     /// Where a search starts: stops with their labels (engine time) and how the rider got there.
     struct Source {
-        let stop: Int
+        let stop: StopNumber
         let time: Int
         /// Seconds and metres walked from a point to the stop (nil: the rider is at the stop).
         let walkedFromPoint: (seconds: Int, metres: Int)?
@@ -32,33 +32,14 @@ final class JourneySearch {
     /// Where a search ends: stops, each with the seconds of a final walk to a point (nil: the stop
     /// itself is the end).
     struct Target {
-        let stop: Int
+        let stop: StopNumber
         let walkToPoint: (seconds: Int, metres: Int)?
-    }
-
-    /// How a ride label was reached: the run ridden (pattern −1: not reached by a ride).
-    struct RideParent {
-        var pattern: Int32 = -1
-        var run: Int32 = 0
-        var enter: Int32 = 0
-        var leave: Int32 = 0
-        var day: Int32 = 0
-    }
-
-    /// How a walk label was reached: from a stop, from the point the search starts at
-    /// (`fromPoint`), or as a source (`source`); `none` when not reached.
-    struct WalkParent {
-        static let none: Int32 = -3
-        static let source: Int32 = -2
-        static let fromPoint: Int32 = -1
-        var from: Int32 = WalkParent.none
-        var seconds: Int32 = 0
     }
 
     /// The best target label of a round and where it came from.
     struct Arrival {
         let time: Int
-        let stop: Int
+        let stop: StopNumber
         let byRide: Bool
     }
 
@@ -99,9 +80,9 @@ final class JourneySearch {
     /// Per round, the best target label so far (with fewer rides included).
     @exclusivity(unchecked) private(set) var arrivals: [Arrival?] = []
     /// Per target stop, the walk from it to the point the search ends at (nil: none).
-    private(set) var targetWalk: [Int: (seconds: Int, metres: Int)?] = [:]
+    private(set) var targetWalk: [StopNumber: (seconds: Int, metres: Int)?] = [:]
     /// Per source stop reached by walking from the point the search starts at, that walk.
-    private(set) var sourceWalk: [Int: (seconds: Int, metres: Int)] = [:]
+    private(set) var sourceWalk: [StopNumber: (seconds: Int, metres: Int)] = [:]
     /// The earliest source label (engine time): nothing before it is of use.
     @exclusivity(unchecked) private var searchStart = Int.min
     /// Counters for `--explain`.
@@ -146,35 +127,35 @@ final class JourneySearch {
     deinit { memory.clean() }
 
     /// The ride label of `stop` in `round` (engine time; unreached when none).
-    @inline(__always) func rideLabel(_ round: Int, _ stop: Int) -> Int { rideLabels[round * n + stop] }
+    @inline(__always) func rideLabel(_ round: Int, _ stop: StopNumber) -> Int { rideLabels[round * n + stop.index] }
     /// The walk (or source) label of `stop` in `round`.
-    @inline(__always) func walkLabel(_ round: Int, _ stop: Int) -> Int { walkLabels[round * n + stop] }
-    @inline(__always) func rideParent(_ round: Int, _ stop: Int) -> RideParent { rideParents[round * n + stop] }
-    @inline(__always) func walkParent(_ round: Int, _ stop: Int) -> WalkParent { walkParents[round * n + stop] }
+    @inline(__always) func walkLabel(_ round: Int, _ stop: StopNumber) -> Int { walkLabels[round * n + stop.index] }
+    @inline(__always) func rideParent(_ round: Int, _ stop: StopNumber) -> RideParent { rideParents[round * n + stop.index] }
+    @inline(__always) func walkParent(_ round: Int, _ stop: StopNumber) -> WalkParent { walkParents[round * n + stop.index] }
 
-    private func setRide(_ round: Int, _ stop: Int, _ time: Int, _ parent: RideParent) {
-        let index = round * n + stop
+    private func setRide(_ round: Int, _ stop: StopNumber, _ time: Int, _ parent: RideParent) {
+        let index = round * n + stop.index
         rideLabels[index] = time
         rideParents[index] = parent
         memory.dirtyCells.append(index)
         bestRide[stop] = time
-        memory.dirtyStops.append(stop)
+        memory.dirtyStops.append(stop.index)
     }
 
-    private func setWalk(_ round: Int, _ stop: Int, _ time: Int, _ parent: WalkParent) {
-        let index = round * n + stop
+    private func setWalk(_ round: Int, _ stop: StopNumber, _ time: Int, _ parent: WalkParent) {
+        let index = round * n + stop.index
         walkLabels[index] = time
         walkParents[index] = parent
         memory.dirtyCells.append(index)
         bestWalk[stop] = time
-        memory.dirtyStops.append(stop)
+        memory.dirtyStops.append(stop.index)
     }
 
     /// Whether a label `time` (engine time) at `stop` in round `round` can lie on a journey of the
     /// question: always without a guide; with one, when the guide's best label there with at most
     /// the rides left is at or before it, seen from the other end (their sum is ≤ 0, since each
     /// direction's engine time is the other's negated).
-    @inline(__always) private func isOnSomeJourney(_ round: Int, _ stop: Int, _ time: Int) -> Bool {
+    @inline(__always) private func isOnSomeJourney(_ round: Int, _ stop: StopNumber, _ time: Int) -> Bool {
         guard let guide else { return true }
         var earlier = 0
         while earlier <= rounds - round {
@@ -187,94 +168,122 @@ final class JourneySearch {
     /// Engine time of an instant.
     @inline(__always) private func engine(_ instant: Int) -> Int { direction == .forward ? instant : -instant }
 
-    /// Runs up to `rounds` rides from `sources` towards `targets` (empty: no target, as `reach`).
+    /// Runs up to `rounds` rides from `sources` towards `targets` (empty: no target, as `reach`):
+    /// round 0 holds the sources and the walks from them; each further round marks the patterns
+    /// calling at the stops the round before improved, scans them, takes one walk from each stop
+    /// a ride reached, and records the best target label.
     func run(sources: [Source], targets: [Target], walkFromSources: Bool) throws {
         for target in targets { targetWalk[target.stop] = target.walkToPoint }
         for source in sources { if let walk = source.walkedFromPoint { sourceWalk[source.stop] = walk } }
         let unwalkedSources = Set(sources.filter { $0.walkedFromPoint == nil }.map(\.stop))
         searchStart = sources.map(\.time).min() ?? Int.min
 
-        /// The best target label reachable from this round's labels.
-        func recordArrival(round: Int) {
-            var best = round > 0 ? arrivals[round - 1] : nil
-            for (stop, walk) in targetWalk {
-                if let walk {
-                    let ride = rideLabel(round, stop)
-                    if ride < JourneySearch.unreached, best == nil || ride + walk.seconds < best!.time {
-                        best = Arrival(time: ride + walk.seconds, stop: stop, byRide: true)
-                    }
-                    // A source nobody walked to may still walk to the point.
-                    if round == 0, walkParent(0, stop).from == WalkParent.source, unwalkedSources.contains(stop) {
-                        let time = walkLabel(0, stop) + walk.seconds
-                        if best == nil || time < best!.time { best = Arrival(time: time, stop: stop, byRide: false) }
-                    }
-                } else {
-                    let ride = rideLabel(round, stop), walked = walkLabel(round, stop)
-                    if ride < JourneySearch.unreached, best == nil || ride < best!.time { best = Arrival(time: ride, stop: stop, byRide: true) }
-                    if walked < JourneySearch.unreached, best == nil || walked < best!.time { best = Arrival(time: walked, stop: stop, byRide: false) }
-                }
-            }
-            arrivals.append(best)
-            if let best, !targets.isEmpty { bound = min(bound, best.time) }
+        var thresholds = enterThresholds(round: 0, stops: seedRoundZero(sources, walkFromSources: walkFromSources))
+        recordArrival(round: 0, unwalkedSources: unwalkedSources, hasTargets: !targets.isEmpty)
+        var touchedPatterns: [Int] = []
+        for round in stride(from: 1, through: rounds, by: 1) {
+            guard !thresholds.isEmpty else { break }
+            markPatterns(calling: thresholds, into: &touchedPatterns)
+            let reached = try scanMarkedPatterns(&touchedPatterns, thresholds: thresholds, round: round)
+            let walked = walk(from: reached, round: round)
+            recordArrival(round: round, unwalkedSources: unwalkedSources, hasTargets: !targets.isEmpty)
+            thresholds = enterThresholds(round: round, stops: reached + walked)
         }
+    }
 
-        // Round 0: the sources, and one walk from each (when the rider is at a stop, not a point).
-        var marked: [Int] = []
+    /// Round 0: the sources, and one walk from each (when the rider is at a stop, not a point);
+    /// returns the stops whose labels were set.
+    private func seedRoundZero(_ sources: [Source], walkFromSources: Bool) -> [StopNumber] {
+        var marked: [StopNumber] = []
         for source in sources where source.time < bound && source.time < walkLabel(0, source.stop) && isOnSomeJourney(0, source.stop, source.time) {
             setWalk(0, source.stop, source.time, source.walkedFromPoint.map { WalkParent(from: WalkParent.fromPoint, seconds: Int32($0.seconds)) }
                                                     ?? WalkParent(from: WalkParent.source, seconds: 0))
             marked.append(source.stop)
         }
-        if walkFromSources {
-            for source in sources where source.time < bound && source.walkedFromPoint == nil {
-                for (other, seconds) in footpaths(of: source.stop)
-                where source.time + seconds < min(bestWalk[other], bound) && isOnSomeJourney(0, other, source.time + seconds) {
-                    setWalk(0, other, source.time + seconds, WalkParent(from: Int32(source.stop), seconds: Int32(seconds)))
-                    marked.append(other)
-                }
+        guard walkFromSources else { return marked }
+        for source in sources where source.time < bound && source.walkedFromPoint == nil {
+            for (other, seconds) in footpaths(of: source.stop)
+            where source.time + seconds < min(bestWalk[other], bound) && isOnSomeJourney(0, other, source.time + seconds) {
+                setWalk(0, other, source.time + seconds, WalkParent(from: source.stop.rawValue, seconds: Int32(seconds)))
+                marked.append(other)
             }
         }
-        var thresholds = enterThresholds(round: 0, stops: marked)
-        recordArrival(round: 0)
+        return marked
+    }
 
-        var touchedPatterns: [Int] = []
-        for round in stride(from: 1, through: rounds, by: 1) {
-            guard !thresholds.isEmpty else { break }
-            // The patterns to scan, each from the first position (in the direction of travel) a
-            // marked stop has in it.
-            touchedPatterns.removeAll(keepingCapacity: true)
-            for (stop, _) in thresholds {
-                let part = timetable.part(ofStop: stop)
-                for call in timetable.calls(atStop: stop) {
-                    let number = timetable.patternNumber(part: part, id: call.pattern)
-                    let position = Int32(call.position)
-                    let known = patternStart[number]
-                    if known < 0 { touchedPatterns.append(number) }
-                    if known < 0 || (direction == .forward ? position < known : position > known) { patternStart[number] = position }
-                }
+    /// Marks the patterns calling at the stops of `thresholds`, each from the first position (in
+    /// the direction of travel) a marked stop has in it (`patternStart`); `touched` becomes the
+    /// patterns newly marked.
+    @inline(__always)
+    private func markPatterns(calling thresholds: [(stop: StopNumber, limit: Int)], into touched: inout [Int]) {
+        touched.removeAll(keepingCapacity: true)
+        for (stop, _) in thresholds {
+            let part = timetable.part(ofStop: stop)
+            for call in timetable.calls(atStop: stop) {
+                let number = timetable.patternNumber(part: part, id: call.pattern)
+                let position = Int32(call.position)
+                let known = patternStart[number]
+                if known < 0 { touched.append(number) }
+                if known < 0 || (direction == .forward ? position < known : position > known) { patternStart[number] = position }
             }
-            var reached: [Int] = []
-            for (stop, limit) in thresholds { enterLimit[stop] = min(enterLimit[stop], limit) }
-            orderByNumber(&touchedPatterns)
-            for number in touchedPatterns {
-                let start = Int(patternStart[number])
-                patternStart[number] = -1
-                try scan(try timetable.scanned(number), number: number, part: timetable.part(ofPattern: number), from: start, round: round, reached: &reached)
-            }
-            for (stop, _) in thresholds { enterLimit[stop] = JourneySearch.unreached }
-            // One walk from each stop a ride reached.
-            var walked: [Int] = []
-            for stop in reached where rideLabel(round, stop) < JourneySearch.unreached {
-                let time = rideLabel(round, stop)
-                for (other, seconds) in footpaths(of: stop) where time + seconds < min(bestWalk[other], bound) && isOnSomeJourney(round, other, time + seconds) {
-                    setWalk(round, other, time + seconds, WalkParent(from: Int32(stop), seconds: Int32(seconds)))
-                    walked.append(other)
-                    labelsImproved += 1
-                }
-            }
-            recordArrival(round: round)
-            thresholds = enterThresholds(round: round, stops: reached + walked)
         }
+    }
+
+    /// Scans the marked patterns in number order from their marked positions, entering rides at
+    /// the stops of `thresholds` no earlier than theirs, and clears the marks; returns the stops
+    /// the round's rides reached.
+    private func scanMarkedPatterns(_ touched: inout [Int], thresholds: [(stop: StopNumber, limit: Int)], round: Int) throws -> [StopNumber] {
+        var reached: [StopNumber] = []
+        for (stop, limit) in thresholds { enterLimit[stop] = min(enterLimit[stop], limit) }
+        orderByNumber(&touched)
+        for number in touched {
+            let start = Int(patternStart[number])
+            patternStart[number] = -1
+            try scan(try timetable.scanned(number), number: number, part: timetable.part(ofPattern: number), from: start, round: round, reached: &reached)
+        }
+        for (stop, _) in thresholds { enterLimit[stop] = JourneySearch.unreached }
+        return reached
+    }
+
+    /// One walk from each stop a ride of `round` reached; returns the stops whose walk labels
+    /// improved.
+    @inline(__always)
+    private func walk(from reached: [StopNumber], round: Int) -> [StopNumber] {
+        var walked: [StopNumber] = []
+        for stop in reached where rideLabel(round, stop) < JourneySearch.unreached {
+            let time = rideLabel(round, stop)
+            for (other, seconds) in footpaths(of: stop) where time + seconds < min(bestWalk[other], bound) && isOnSomeJourney(round, other, time + seconds) {
+                setWalk(round, other, time + seconds, WalkParent(from: stop.rawValue, seconds: Int32(seconds)))
+                walked.append(other)
+                labelsImproved += 1
+            }
+        }
+        return walked
+    }
+
+    /// Records the best target label reachable from `round`'s labels (or the rounds' before, when
+    /// not better); with targets, it bounds the labels kept from then on. A source in
+    /// `unwalkedSources` (no one walked to it) may still walk to the point the search ends at.
+    private func recordArrival(round: Int, unwalkedSources: Set<StopNumber>, hasTargets: Bool) {
+        var best = round > 0 ? arrivals[round - 1] : nil
+        for (stop, walk) in targetWalk {
+            if let walk {
+                let ride = rideLabel(round, stop)
+                if ride < JourneySearch.unreached, best == nil || ride + walk.seconds < best!.time {
+                    best = Arrival(time: ride + walk.seconds, stop: stop, byRide: true)
+                }
+                if round == 0, walkParent(0, stop).from == WalkParent.source, unwalkedSources.contains(stop) {
+                    let time = walkLabel(0, stop) + walk.seconds
+                    if best == nil || time < best!.time { best = Arrival(time: time, stop: stop, byRide: false) }
+                }
+            } else {
+                let ride = rideLabel(round, stop), walked = walkLabel(round, stop)
+                if ride < JourneySearch.unreached, best == nil || ride < best!.time { best = Arrival(time: ride, stop: stop, byRide: true) }
+                if walked < JourneySearch.unreached, best == nil || walked < best!.time { best = Arrival(time: walked, stop: stop, byRide: false) }
+            }
+        }
+        arrivals.append(best)
+        if let best, hasTargets { bound = min(bound, best.time) }
     }
 
     /// Puts the patterns a round touched in number order (the order they are scanned in): when
@@ -291,14 +300,14 @@ final class JourneySearch {
     }
 
     /// The walks a label at `stop` may take: forward leaving it, backward arriving at it.
-    private func footpaths(of stop: Int) -> [(stop: Int, seconds: Int)] {
+    private func footpaths(of stop: StopNumber) -> [(stop: StopNumber, seconds: Int)] {
         direction == .forward ? walks.walks(from: stop) : walks.walks(to: stop)
     }
 
     /// For the stops given, the label from which the next round may enter a ride there (the walk
     /// label, or the ride label plus the change time where a change is allowed), when it improves.
-    private func enterThresholds(round: Int, stops: [Int]) -> [(Int, Int)] {
-        var result: [(Int, Int)] = []
+    private func enterThresholds(round: Int, stops: [StopNumber]) -> [(stop: StopNumber, limit: Int)] {
+        var result: [(stop: StopNumber, limit: Int)] = []
         for stop in stops {
             var threshold = walkLabel(round, stop)
             var fromWalk = threshold < JourneySearch.unreached
@@ -309,9 +318,9 @@ final class JourneySearch {
             }
             guard threshold < bestEnter[stop], threshold < bound else { continue }
             bestEnter[stop] = threshold
-            memory.dirtyStops.append(stop)
-            enteredFromWalkSlab[round * n + stop] = fromWalk
-            memory.dirtyCells.append(round * n + stop)
+            memory.dirtyStops.append(stop.index)
+            enteredFromWalkSlab[round * n + stop.index] = fromWalk
+            memory.dirtyCells.append(round * n + stop.index)
             result.append((stop, threshold))
         }
         return result
@@ -325,7 +334,7 @@ final class JourneySearch {
     /// than a day): at every later stop a run of the day before is then already there earlier, so
     /// no label could improve. Before the destination is reached no bound closes the next day, and
     /// these scans were about as many as the day's own.
-    private func scan(_ pattern: ScannedPattern, number: Int, part: Int, from start: Int, round: Int, reached: inout [Int]) throws {
+    private func scan(_ pattern: ScannedPattern, number: Int, part: Int, from start: Int, round: Int, reached: inout [StopNumber]) throws {
         routesScanned += 1
         let applyRealtime = realtime[part]
         let delays = applyRealtime ? timetable.delayRange(part: part) : (earliest: 0, latest: 0)
@@ -385,7 +394,7 @@ final class JourneySearch {
     /// `running` lets run; true when a run was entered at `start` itself.
     @discardableResult
     private func scanDay(_ pattern: ScannedPattern, number: Int, running: UnsafePointer<Bool>, dayIndex: Int, base: Int, from start: Int,
-                         round: Int, reached: inout [Int]) -> Bool {
+                         round: Int, reached: inout [StopNumber]) -> Bool {
         let count = pattern.stopCount
         let forward = direction == .forward
         var current = -1   // a run index of the pattern, -1: none yet
@@ -398,8 +407,9 @@ final class JourneySearch {
         var position = start
         while forward ? position < count : position >= 0 {
             defer { position += forward ? 1 : -1 }
-            let stop = pattern.stopNumber(at: position)
-            guard stop >= 0 else { continue }
+            let stored = pattern.stopNumber(at: position)
+            guard stored >= 0 else { continue }
+            let stop = StopNumber(rawValue: stored)
             if current >= 0, forward ? pattern.canAlight(at: position) : pattern.canBoard(at: position) {
                 let time = forward ? base + pattern.arrival(run: current, at: position) : -(base + pattern.departure(run: current, at: position))
                 if time < bestRide[stop], time < bound, isOnSomeJourney(round, stop, time) {
@@ -471,91 +481,5 @@ final class JourneySearch {
     }
 
     /// Whether the next ride from `stop` after `round` was entered from its walk label.
-    func enteredFromWalk(round: Int, stop: Int) -> Bool { enteredFromWalkSlab[round * n + stop] }
-}
-
-/// The labels, parents and bests of searches over one timetable, allocated once and reused:
-/// after a search only the cells it wrote are reset, so a batch of questions does not clear
-/// (or page in) every stop's entries for each search.
-final class SearchMemory {
-    let stopCount: Int
-    private(set) var roundCapacity = 0
-    private(set) var rideLabels = Slab<Int>(count: 0, fill: JourneySearch.unreached)
-    private(set) var walkLabels = Slab<Int>(count: 0, fill: JourneySearch.unreached)
-    private(set) var rideParents = Slab<JourneySearch.RideParent>(count: 0, fill: .init())
-    private(set) var walkParents = Slab<JourneySearch.WalkParent>(count: 0, fill: .init())
-    private(set) var enteredFromWalk = Slab<Bool>(count: 0, fill: false)
-    let bestRide: Slab<Int>
-    let bestWalk: Slab<Int>
-    let bestEnter: Slab<Int>
-    let enterLimit: Slab<Int>
-    /// Per pattern number, the position a round starts scanning it at (−1: not marked).
-    let patternStart: Slab<Int32>
-    /// Round cells (round × stops + stop) and stops written since the last reset (appended to
-    /// without dynamic exclusivity checks, as `JourneySearch.bound`).
-    @exclusivity(unchecked) var dirtyCells: [Int] = []
-    @exclusivity(unchecked) var dirtyStops: [Int] = []
-
-    init(stopCount: Int, patternCount: Int) {
-        self.stopCount = stopCount
-        bestRide = Slab(count: stopCount, fill: JourneySearch.unreached)
-        bestWalk = Slab(count: stopCount, fill: JourneySearch.unreached)
-        bestEnter = Slab(count: stopCount, fill: JourneySearch.unreached)
-        enterLimit = Slab(count: stopCount, fill: JourneySearch.unreached)
-        patternStart = Slab(count: patternCount, fill: -1)
-    }
-
-    /// Room for `rounds` rides (rounds + 1 rows of labels); a search holds the slabs it was given.
-    func prepare(rounds: Int) {
-        guard rounds + 1 > roundCapacity else { return }
-        let count = (rounds + 1) * stopCount
-        rideLabels = Slab(count: count, fill: JourneySearch.unreached)
-        walkLabels = Slab(count: count, fill: JourneySearch.unreached)
-        rideParents = Slab(count: count, fill: .init())
-        walkParents = Slab(count: count, fill: .init())
-        enteredFromWalk = Slab(count: count, fill: false)
-        roundCapacity = rounds + 1
-    }
-
-    /// Resets what the last search wrote.
-    func clean() {
-        for index in dirtyCells {
-            rideLabels[index] = JourneySearch.unreached
-            walkLabels[index] = JourneySearch.unreached
-            rideParents[index] = .init()
-            walkParents[index] = .init()
-            enteredFromWalk[index] = false
-        }
-        for stop in dirtyStops {
-            bestRide[stop] = JourneySearch.unreached
-            bestWalk[stop] = JourneySearch.unreached
-            bestEnter[stop] = JourneySearch.unreached
-        }
-        dirtyCells.removeAll(keepingCapacity: true)
-        dirtyStops.removeAll(keepingCapacity: true)
-    }
-}
-
-/// A fixed number of plain values in memory of its own, read and written in place: the search's
-/// labels, without Swift's exclusivity and copy-on-write checks on each access (a fifth of a
-/// search's time with arrays held by a class).
-final class Slab<Element> {
-    private let base: UnsafeMutablePointer<Element>
-    let count: Int
-
-    init(count: Int, fill: Element) {
-        self.count = count
-        base = UnsafeMutablePointer<Element>.allocate(capacity: max(count, 1))
-        base.initialize(repeating: fill, count: count)
-    }
-
-    deinit {
-        base.deinitialize(count: count)
-        base.deallocate()
-    }
-
-    @inline(__always) subscript(index: Int) -> Element {
-        get { base[index] }
-        set { base[index] = newValue }
-    }
+    func enteredFromWalk(round: Int, stop: StopNumber) -> Bool { enteredFromWalkSlab[round * n + stop.index] }
 }

@@ -109,7 +109,9 @@ final class PlannerTimetable {
             }
             let select = SQLGenerator.prepare(Query(table: table.name).select(data).filter(id == 0))
             var index: PlannerStopIndex?
-            try database.forEachRow(select) { row in index = try row.withBlob(0) { try PlannerStopIndex(packed: $0) } }
+            try PlannerTimetable.reading(feed) {
+                try database.forEachRow(select) { row in index = try row.withBlob(0) { try PlannerStopIndex(packed: $0) } }
+            }
             guard let index else { throw TransitError.noPlannerTimetable(feed: feed.name) }
             let (from, to) = try PlannerTimetable.transferRules(feed: feed, in: database)
             parts.append(FeedPart(feed: feed, stops: index, firstStop: firstStop, patternOffset: patternOffset,
@@ -128,6 +130,17 @@ final class PlannerTimetable {
             patternRequests.append(request)
             patternStatements.append(try database.makeStatement(request.sql))
             reads.append((0, 0, 0))
+        }
+    }
+
+    /// Runs `read` (a read of `feed`'s planner table), a stored row that ends before what its
+    /// header announces reported as the damaged table it is (`PackedReader.Truncated` says
+    /// neither which table nor what to do).
+    private static func reading(_ feed: Feed, _ read: () throws -> Void) throws {
+        do {
+            try read()
+        } catch is PackedReader.Truncated {
+            throw TransitError.damagedPlannerTimetable(feed: feed.name, table: Schema.planner(feed.key).name, source: feed.source)
         }
     }
 
@@ -152,53 +165,56 @@ final class PlannerTimetable {
 
     // MARK: Stops
 
+    /// Every stop number, in order.
+    var stopNumbers: LazyMapSequence<Range<Int>, StopNumber> { (0..<stopCount).lazy.map(StopNumber.init) }
+
     /// The feed part holding stop number `stop`.
-    func part(ofStop stop: Int) -> Int {
+    func part(ofStop stop: StopNumber) -> Int {
         var index = parts.count - 1
-        while index > 0 && parts[index].firstStop > stop { index -= 1 }
+        while index > 0 && parts[index].firstStop > stop.index { index -= 1 }
         return index
     }
 
     /// The number of the stop keyed `key`, or nil when its feed is not loaded.
-    func stopNumber(ofKey key: Int) -> Int? {
+    func stopNumber(ofKey key: Int) -> StopNumber? {
         let feed = FeedKeys.feed(of: key)
         guard let part = parts.first(where: { $0.feed.key == feed }) else { return nil }
         let slot = key - FeedKeys.base(of: feed) - 1
         guard slot >= 0, slot < part.stops.count else { return nil }
-        return part.firstStop + slot
+        return StopNumber(part.firstStop + slot)
     }
 
     /// The key of stop number `stop`.
-    func key(ofStop stop: Int) -> Int {
+    func key(ofStop stop: StopNumber) -> Int {
         let part = parts[part(ofStop: stop)]
-        return FeedKeys.base(of: part.feed.key) + 1 + (stop - part.firstStop)
+        return FeedKeys.base(of: part.feed.key) + 1 + (stop.index - part.firstStop)
     }
 
     /// The position of stop number `stop` (nil when the feed gives none).
-    func position(ofStop stop: Int) -> (latitude: Double, longitude: Double)? {
+    func position(ofStop stop: StopNumber) -> (latitude: Double, longitude: Double)? {
         let part = parts[part(ofStop: stop)]
-        let slot = stop - part.firstStop
+        let slot = stop.index - part.firstStop
         let (latitude, longitude) = (part.stops.latitudes[slot], part.stops.longitudes[slot])
         return latitude.isNaN || longitude.isNaN ? nil : (latitude, longitude)
     }
 
     /// The parent station's number of stop number `stop`, if any.
-    func parent(ofStop stop: Int) -> Int? {
+    func parent(ofStop stop: StopNumber) -> StopNumber? {
         let part = parts[part(ofStop: stop)]
-        let parent = part.stops.parents[stop - part.firstStop]
-        return parent < 0 ? nil : part.firstStop + Int(parent)
+        let parent = part.stops.parents[stop.index - part.firstStop]
+        return parent < 0 ? nil : StopNumber(part.firstStop + Int(parent))
     }
 
     /// Whether stop number `stop` is a boarding point (`location_type` 0).
-    func isBoardingPoint(_ stop: Int) -> Bool {
+    func isBoardingPoint(_ stop: StopNumber) -> Bool {
         let part = parts[part(ofStop: stop)]
-        return part.stops.locationTypes[stop - part.firstStop] == 0
+        return part.stops.locationTypes[stop.index - part.firstStop] == 0
     }
 
     /// The (pattern number, position) pairs calling at stop number `stop`.
-    func calls(atStop stop: Int) -> ArraySlice<(pattern: UInt32, position: UInt32)> {
+    func calls(atStop stop: StopNumber) -> ArraySlice<(pattern: UInt32, position: UInt32)> {
         let part = parts[part(ofStop: stop)]
-        let slot = stop - part.firstStop
+        let slot = stop.index - part.firstStop
         return part.stops.calls[Int(part.stops.offsets[slot])..<Int(part.stops.offsets[slot + 1])]
     }
 
@@ -223,14 +239,16 @@ final class PlannerTimetable {
         statement.reset()
         try statement.bind(.integer(Int64(id)), at: 1)
         var read: TripPattern?
-        while try statement.step() {
-            read = try statement.row.withBlob(0) { bytes in
-                bytesRead += bytes.count
-                return try TripPattern(packed: bytes)
+        try PlannerTimetable.reading(part.feed) {
+            while try statement.step() {
+                read = try statement.row.withBlob(0) { bytes in
+                    bytesRead += bytes.count
+                    return try TripPattern(packed: bytes)
+                }
             }
         }
         guard let read else { throw TransitError.noPlannerTimetable(feed: part.feed.name) }
-        read.stopNumbers = read.stops.map { stopNumber(ofKey: $0) ?? -1 }
+        read.stopNumbers = read.stops.map { stopNumber(ofKey: $0) }
         scanBlocks[number] = read.scanned.block
         patternsRead += 1
         reads[partIndex].patterns += 1
@@ -360,65 +378,4 @@ final class PlannerTimetable {
         services[key] = running
         return running
     }
-}
-
-/// Which runs of each pattern of one feed part run on one service date: one mask per pattern,
-/// kept side by side in one growing allocation and found through a dense table by pattern number
-/// (a scan reads one entry and the mask, and touches no object of the pattern's).
-final class RunsOnDate {
-    struct Key: Hashable {
-        let part: Int
-        let date: Int
-        let realtime: Bool
-    }
-
-    /// `starts` of a pattern not worked out yet, and of one of which no run runs.
-    static let unknown: Int32 = -2
-    static let none: Int32 = -1
-
-    let date: ServiceDate
-    /// Whether the part's realtime data applies: then `candidates` holds the runs it may change.
-    let realtime: Bool
-    /// Per pattern number, where its mask starts in `masks` (or `unknown`, `none`).
-    let starts: Slab<Int32>
-    /// The masks, one Bool per run, and how much of the allocation they fill.
-    private(set) var masks: UnsafeMutablePointer<Bool>
-    private var capacity = 4096
-    private var used = 0
-    /// Per pattern number, the running runs realtime data may change (only patterns with some).
-    var candidates: [Int: [Int]] = [:]
-
-    init(date: ServiceDate, patternCount: Int, realtime: Bool) {
-        self.date = date
-        self.realtime = realtime
-        starts = Slab(count: patternCount, fill: RunsOnDate.unknown)
-        masks = .allocate(capacity: capacity)
-    }
-
-    deinit { masks.deallocate() }
-
-    /// Keeps `mask` as pattern `number`'s (`none` when no run runs).
-    func record(_ mask: [Bool], of number: Int) {
-        guard mask.contains(true) else {
-            starts[number] = RunsOnDate.none
-            return
-        }
-        if used + mask.count > capacity {
-            let grown = UnsafeMutablePointer<Bool>.allocate(capacity: max(2 * capacity, used + mask.count))
-            grown.moveInitialize(from: masks, count: used)
-            masks.deallocate()
-            masks = grown
-            capacity = max(2 * capacity, used + mask.count)
-        }
-        (masks + used).initialize(from: mask, count: mask.count)
-        starts[number] = Int32(used)
-        used += mask.count
-    }
-
-    /// A mask of one run that runs (a run as realtime data predicts it); never written.
-    nonisolated(unsafe) static let single: UnsafeMutablePointer<Bool> = {
-        let mask = UnsafeMutablePointer<Bool>.allocate(capacity: 1)
-        mask.initialize(to: true)
-        return mask
-    }()
 }

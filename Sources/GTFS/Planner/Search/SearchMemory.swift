@@ -1,0 +1,82 @@
+/// The labels, parents and bests of searches over one timetable, allocated once and reused:
+/// after a search only the cells it wrote are reset, so a batch of questions does not clear
+/// (or page in) every stop's entries for each search.
+final class SearchMemory {
+    let stopCount: Int
+    private(set) var roundCapacity = 0
+    private(set) var rideLabels = Slab<Int>(count: 0, fill: JourneySearch.unreached)
+    private(set) var walkLabels = Slab<Int>(count: 0, fill: JourneySearch.unreached)
+    private(set) var rideParents = Slab<JourneySearch.RideParent>(count: 0, fill: .init())
+    private(set) var walkParents = Slab<JourneySearch.WalkParent>(count: 0, fill: .init())
+    private(set) var enteredFromWalk = Slab<Bool>(count: 0, fill: false)
+    let bestRide: Slab<Int>
+    let bestWalk: Slab<Int>
+    let bestEnter: Slab<Int>
+    let enterLimit: Slab<Int>
+    /// Per pattern number, the position a round starts scanning it at (−1: not marked).
+    let patternStart: Slab<Int32>
+    /// Round cells (round × stops + stop) and stops written since the last reset (appended to
+    /// without dynamic exclusivity checks, as `JourneySearch.bound`).
+    @exclusivity(unchecked) var dirtyCells: [Int] = []
+    @exclusivity(unchecked) var dirtyStops: [Int] = []
+
+    init(stopCount: Int, patternCount: Int) {
+        self.stopCount = stopCount
+        bestRide = Slab(count: stopCount, fill: JourneySearch.unreached)
+        bestWalk = Slab(count: stopCount, fill: JourneySearch.unreached)
+        bestEnter = Slab(count: stopCount, fill: JourneySearch.unreached)
+        enterLimit = Slab(count: stopCount, fill: JourneySearch.unreached)
+        patternStart = Slab(count: patternCount, fill: -1)
+    }
+
+    /// Room for `rounds` rides (rounds + 1 rows of labels); a search holds the slabs it was given.
+    func prepare(rounds: Int) {
+        guard rounds + 1 > roundCapacity else { return }
+        let count = (rounds + 1) * stopCount
+        rideLabels = Slab(count: count, fill: JourneySearch.unreached)
+        walkLabels = Slab(count: count, fill: JourneySearch.unreached)
+        rideParents = Slab(count: count, fill: .init())
+        walkParents = Slab(count: count, fill: .init())
+        enteredFromWalk = Slab(count: count, fill: false)
+        roundCapacity = rounds + 1
+    }
+
+    /// Resets what the last search wrote.
+    func clean() {
+        for index in dirtyCells {
+            rideLabels[index] = JourneySearch.unreached
+            walkLabels[index] = JourneySearch.unreached
+            rideParents[index] = .init()
+            walkParents[index] = .init()
+            enteredFromWalk[index] = false
+        }
+        for stop in dirtyStops {
+            bestRide[stop] = JourneySearch.unreached
+            bestWalk[stop] = JourneySearch.unreached
+            bestEnter[stop] = JourneySearch.unreached
+        }
+        dirtyCells.removeAll(keepingCapacity: true)
+        dirtyStops.removeAll(keepingCapacity: true)
+    }
+}
+
+extension JourneySearch {
+    /// How a ride label was reached: the run ridden (pattern −1: not reached by a ride).
+    struct RideParent {
+        var pattern: Int32 = -1
+        var run: Int32 = 0
+        var enter: Int32 = 0
+        var leave: Int32 = 0
+        var day: Int32 = 0
+    }
+
+    /// How a walk label was reached: from a stop, from the point the search starts at
+    /// (`fromPoint`), or as a source (`source`); `none` when not reached.
+    struct WalkParent {
+        static let none: Int32 = -3
+        static let source: Int32 = -2
+        static let fromPoint: Int32 = -1
+        var from: Int32 = WalkParent.none
+        var seconds: Int32 = 0
+    }
+}
