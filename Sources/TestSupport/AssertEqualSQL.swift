@@ -1,3 +1,6 @@
+// `make build` compiles every target, this one too, where XCTest is not to be had: the helpers
+// exist where tests are built.
+#if canImport(XCTest)
 import FetchRequest
 import XCTest
 
@@ -20,3 +23,4 @@ public func assertEqualSQL(_ statement: String, _ sql: String, _ message: @autoc
                            file: StaticString = #filePath, line: UInt = #line) {
     XCTAssertEqual(statement, sql, message(), file: file, line: line)
 }
+#endif

@@ -31,7 +31,7 @@ struct DeparturesCommand: ParsableCommand {
     var limit: Int = 20
 
     @Option(name: .customLong("max-age"), parsing: .unconditional, help: ArgumentHelp("Apply stored realtime data only when its messages are at most this many minutes older than --at.", valueName: "minutes"))
-    var maxAge: Int = 30
+    var maxAge: Int = RealtimeFreshness.defaultMaxAge
 
     @Flag(name: .customLong("no-realtime"), help: "Show the timetable, without the stored realtime data.")
     var noRealtime = false
@@ -187,7 +187,7 @@ extension DeparturesCommand: DirectlyReadableCommand {
         command.at = nil
         command.within = 20
         command.limit = 20
-        command.maxAge = 30
+        command.maxAge = RealtimeFreshness.defaultMaxAge
         command.noRealtime = false
         command.cancelled = false
         command.batch = .withDefaults()

@@ -4,6 +4,9 @@ import GTFS
 /// messages are at most `--max-age` minutes older than the moment asked about; older data is
 /// said once per feed and process on stderr (a batch says it once), and the timetable answers.
 struct RealtimeFreshness {
+    /// `--max-age`'s default, in minutes, for every command that takes it.
+    static let defaultMaxAge = 30
+
     let maxAgeMinutes: Int
 
     /// The feeds whose stale data was said already (once per run, batch included).

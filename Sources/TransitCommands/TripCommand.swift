@@ -26,7 +26,7 @@ struct TripCommand: ParsableCommand {
     var date: String?
 
     @Option(name: .customLong("max-age"), parsing: .unconditional, help: ArgumentHelp("Apply stored realtime data only when its messages are at most this many minutes older than the trip's first departure (or later than it).", valueName: "minutes"))
-    var maxAge: Int = 30
+    var maxAge: Int = RealtimeFreshness.defaultMaxAge
 
     @Flag(name: .customLong("no-realtime"), help: "Show the timetable, without the stored realtime data.")
     var noRealtime = false
@@ -110,7 +110,7 @@ extension TripCommand: DirectlyReadableCommand {
         var command = TripCommand()
         command.tripID = ""
         command.date = nil
-        command.maxAge = 30
+        command.maxAge = RealtimeFreshness.defaultMaxAge
         command.noRealtime = false
         command.options = .withDefaults()
         return command

@@ -34,7 +34,7 @@ struct VehiclesCommand: ParsableCommand {
     var at: String?
 
     @Option(name: .customLong("max-age"), parsing: .unconditional, help: ArgumentHelp("Show positions only from messages at most this many minutes older than --at.", valueName: "minutes"))
-    var maxAge: Int = 30
+    var maxAge: Int = RealtimeFreshness.defaultMaxAge
 
     @OptionGroup var options: QueryOptions
 
@@ -89,7 +89,7 @@ extension VehiclesCommand: DirectlyReadableCommand {
         command.route = nil
         command.trip = nil
         command.at = nil
-        command.maxAge = 30
+        command.maxAge = RealtimeFreshness.defaultMaxAge
         command.options = .withDefaults()
         return command
     }

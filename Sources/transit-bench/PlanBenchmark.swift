@@ -30,9 +30,9 @@ enum PlanBenchmark {
         options.maximumWalk = walk
         // The first question pays for reading the stop index; the planner is made first, as a
         // batch run makes it once.
-        let started = secondsNow()
+        let started = monotonicSeconds()
         let planner = try JourneyPlanner(transit: transit)
-        let opened = secondsNow() - started
+        let opened = monotonicSeconds() - started
         // Each question's counters are its own: their sum is what the planner read in all.
         var read = (patterns: 0, bytes: 0)
         func count() { read = (read.patterns + planner.lastCounters.patternsRead, read.bytes + planner.lastCounters.bytesRead) }
@@ -52,9 +52,3 @@ enum PlanBenchmark {
     }
 }
 
-/// Seconds on the monotonic clock.
-private func secondsNow() -> Double {
-    var time = timespec()
-    clock_gettime(CLOCK_MONOTONIC, &time)
-    return Double(time.tv_sec) + Double(time.tv_nsec) / 1e9
-}

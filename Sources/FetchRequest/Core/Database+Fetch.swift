@@ -121,11 +121,3 @@ extension Database {
         return rows
     }
 }
-
-/// Seconds on a clock that never jumps (CLOCK_MONOTONIC): for timing requests, import steps and
-/// benchmarks.
-public func monotonicSeconds() -> Double {
-    var spec = timespec()
-    clock_gettime(CLOCK_MONOTONIC, &spec)
-    return Double(spec.tv_sec) + Double(spec.tv_nsec) / 1e9
-}

@@ -28,9 +28,5 @@ extension Database {
 final class TimeBudget {
     var deadline: UInt64 = 0
 
-    static func now() -> UInt64 {
-        var spec = timespec()
-        clock_gettime(CLOCK_MONOTONIC, &spec)
-        return UInt64(spec.tv_sec) * 1_000_000_000 + UInt64(spec.tv_nsec)
-    }
+    static func now() -> UInt64 { monotonicNanoseconds() }
 }

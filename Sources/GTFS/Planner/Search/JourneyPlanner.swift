@@ -224,7 +224,7 @@ public final class JourneyPlanner {
     private func start() -> Double {
         lastCounters = Counters()
         readBefore = readSoFar
-        return monotonicNow()
+        return monotonicSeconds()
     }
 
     /// What the timetable has read since the planner was made.
@@ -241,7 +241,7 @@ public final class JourneyPlanner {
     /// Ends a question's counters: its time, and what it read.
     private func finish(_ started: Double) {
         let read = readSoFar
-        lastCounters.searchSeconds = monotonicNow() - started
+        lastCounters.searchSeconds = monotonicSeconds() - started
         lastCounters.patternsRead = read.patternsRead - readBefore.patternsRead
         lastCounters.bytesRead = read.bytesRead - readBefore.bytesRead
         lastCounters.realtimeRunsRead = read.realtimeRunsRead - readBefore.realtimeRunsRead
@@ -250,9 +250,3 @@ public final class JourneyPlanner {
     }
 }
 
-/// Seconds on a monotonic clock.
-func monotonicNow() -> Double {
-    var time = timespec()
-    clock_gettime(CLOCK_MONOTONIC, &time)
-    return Double(time.tv_sec) + Double(time.tv_nsec) / 1e9
-}

@@ -81,8 +81,8 @@ final class PlannerRealtime {
     /// data predicts it: `.unchanged` when nothing is stored for it (the timetable stands), else
     /// a pattern of that run alone, or `.cancelled` when no rider can use it.
     func prediction(of pattern: TripPattern, run: Int, base: Int) throws -> Prediction {
-        let started = monotonicNow()
-        defer { readSeconds += monotonicNow() - started }
+        let started = monotonicSeconds()
+        defer { readSeconds += monotonicSeconds() - started }
         let stopCount = pattern.stops.count
         var (arrivals, departures) = pattern.times(ofRun: run)
         var permissions = pattern.permissions

@@ -229,9 +229,9 @@ final class PlannerTimetable {
         while partIndex > 0 && parts[partIndex].patternOffset > number { partIndex -= 1 }
         let part = parts[partIndex]
         let statement = patternStatements[partIndex]
-        let started = monotonicNow()
+        let started = monotonicSeconds()
         defer {
-            let seconds = monotonicNow() - started
+            let seconds = monotonicSeconds() - started
             readSeconds += seconds
             reads[partIndex].seconds += seconds
         }
