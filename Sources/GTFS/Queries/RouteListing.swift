@@ -1,64 +1,5 @@
 import FetchRequest
 
-/// A route as `transit routes` lists it.
-public struct RouteSummary: Sendable, Equatable {
-    public let feed: String
-    public let routeID: String
-    public let agency: String?
-    public let shortName: String
-    public let longName: String
-    public let type: Int
-    public let color: String?
-    public let textColor: String?
-    public let sortOrder: Int?
-    /// Trips of the route in the feed.
-    public let trips: Int
-
-    /// The route type's name ("bus", "tram", …), basic and extended types alike.
-    public var typeName: String { RouteType.name(of: type) }
-}
-
-/// GTFS `route_type`: the basic types and the extended (Hierarchical Vehicle Type) ones, by name.
-public enum RouteType {
-    /// The basic types' names, by number.
-    static let basic: [Int: String] = [
-        0: "tram", 1: "subway", 2: "rail", 3: "bus", 4: "ferry", 5: "cable tram", 6: "aerial lift",
-        7: "funicular", 11: "trolleybus", 12: "monorail",
-    ]
-
-    /// The name of `type`: a basic type's, or for an extended type (100–1799) the basic kind it
-    /// belongs to ("rail" for 100–199 railway services, "bus" for 700–799, …).
-    public static func name(of type: Int) -> String {
-        if let name = basic[type] { return name }
-        switch type {
-        case 100..<200, 300..<400: return "rail"
-        case 200..<300: return "coach"
-        case 400..<500: return "subway"
-        case 700..<800: return "bus"
-        case 800..<900: return "trolleybus"
-        case 900..<1000: return "tram"
-        case 1000..<1100, 1200..<1300: return "ferry"
-        case 1100..<1200: return "air"
-        case 1300..<1400: return "aerial lift"
-        case 1400..<1500: return "funicular"
-        case 1500..<1600: return "taxi"
-        default: return "other (\(type))"
-        }
-    }
-
-    /// The names `--type` takes.
-    public static var names: [String] {
-        Array(Set(basic.values).union(["coach", "air", "taxi"])).sorted()
-    }
-
-    /// True when `type` is of the kind `filter` names: a number (that type exactly) or a name
-    /// (basic and extended types of that kind: "bus" is 3 and 700–799).
-    public static func matches(_ type: Int, filter: String) -> Bool {
-        if let number = Int(filter) { return type == number }
-        return name(of: type) == filter.lowercased()
-    }
-}
-
 /// "Which lines are there, which stop here": the routes of the selected feeds, optionally those with
 /// a trip calling at given stops, in `route_sort_order`, then `route_short_name` in natural order
 /// (2 before 10), then `route_id`.
@@ -127,30 +68,5 @@ public struct RouteListing: Sendable {
             return feedOrder(a.feed, b.feed)
         }
         return routes
-    }
-}
-
-/// Natural order of names with numbers: runs of digits compare as numbers ("2" before "10",
-/// "N2" before "N10"), everything else by code point.
-public enum NaturalOrder {
-    public static func precedes(_ a: String, _ b: String) -> Bool {
-        var x = Array(a.unicodeScalars)[...], y = Array(b.unicodeScalars)[...]
-        func isDigit(_ scalar: Unicode.Scalar) -> Bool { scalar.value >= 0x30 && scalar.value <= 0x39 }
-        while let p = x.first, let q = y.first {
-            if isDigit(p) && isDigit(q) {
-                let m = x.prefix { isDigit($0) }, n = y.prefix { isDigit($0) }
-                let mm = m.drop { $0 == "0" }, nn = n.drop { $0 == "0" }
-                if mm.count != nn.count { return mm.count < nn.count }
-                for (c, d) in zip(mm, nn) where c != d { return c.value < d.value }
-                if m.count != n.count { return m.count < n.count }
-                x = x.dropFirst(m.count)
-                y = y.dropFirst(n.count)
-            } else {
-                if p != q { return p.value < q.value }
-                x = x.dropFirst()
-                y = y.dropFirst()
-            }
-        }
-        return x.isEmpty && !y.isEmpty
     }
 }
