@@ -99,10 +99,11 @@ final class PlannerTimetableGatheringTests: XCTestCase {
         let database = try Database(path: databasePath, mode: .readWrite)
         let table = Schema.planner(1)
         let gathered = try plannerRows(table.name, in: database)
-        try database.run(SQLGenerator.prepareDelete(from: table.name, where: Column(Schema.PlannerColumn.id.rawValue) >= 0))
+        // Every row: the stop index, the patterns and the bounds (ids below 0).
+        try database.run(SQLGenerator.prepareDelete(from: table.name, where: Column(Schema.PlannerColumn.id.rawValue).isNotNull))
         let summary = try database.inTransaction { try PlannerTimetableBuilder(database: database, feedKey: 1).build() }
         let readBack = try plannerRows(table.name, in: database)
-        XCTAssertEqual(gathered.count, readBack.count, "patterns + the stop index", file: file, line: line)
+        XCTAssertEqual(gathered.count, readBack.count, "patterns + the stop index + the bounds", file: file, line: line)
         XCTAssertTrue(patterns.contains(summary.patterns), "\(summary.patterns) patterns", file: file, line: line)
         for (id, bytes) in readBack where gathered[id] != bytes {
             XCTFail("planner row \(id) differs: \(gathered[id]?.count ?? 0) bytes gathered, \(bytes.count) read back", file: file, line: line)

@@ -162,8 +162,8 @@ public enum Schema {
         })
     }
 
-    /// The columns of a feed's `planner_<feed>`: an id (0: the stop index; 1…: the patterns) and
-    /// its BLOB.
+    /// The columns of a feed's `planner_<feed>`: an id (0: the stop index; 1…: the patterns;
+    /// below 0: the lower bounds of `PlannerBounds`) and its BLOB.
     enum PlannerColumn: String, CaseIterable {
         case id, data
     }

@@ -25,8 +25,9 @@ struct JourneyOutput {
         return transit.selectedFeeds.first?.timeZone ?? AgencyTimeZone(identifier: "UTC")!
     }
 
-    /// `--explain`'s account of the search itself, on stderr: the patterns' reads (one run of a
-    /// statement per pattern, reported together) and the search's counters and phases.
+    /// `--explain`'s account of the search itself, on stderr: the patterns' and the lower
+    /// bounds' reads (one run of a statement per row, reported together) and the search's
+    /// counters and phases.
     static func explain(_ planner: JourneyPlanner) throws {
         /// A statement run many times: its first line counts the runs, not one run's rows.
         func report(_ executed: ExecutedRequest, _ title: String) {
@@ -35,6 +36,9 @@ struct JourneyOutput {
         }
         for executed in try planner.patternReads() {
             report(executed, "pattern reads: \(formatCount(executed.rowCount)) pattern\(executed.rowCount == 1 ? "" : "s"), one run of this statement each (kept for the process),")
+        }
+        for executed in try planner.boundReads() {
+            report(executed, "lower bounds: \(formatCount(executed.rowCount)) row\(executed.rowCount == 1 ? "" : "s") read, one run of this statement each (kept for the process),")
         }
         for executed in try planner.realtimeReads() {
             report(executed, "realtime changes: \(formatCount(executed.rowCount)) call\(executed.rowCount == 1 ? "" : "s") of runs realtime data may change looked up, one run of this statement each,")

@@ -5,7 +5,8 @@ import FetchRequest
 /// the patterns its search reaches.
 ///
 /// Row 0 is the feed's stop index (`PlannerStopIndex`): every stop's position, parent and type,
-/// and for each stop the patterns that call there. Rows 1… are the patterns (`TripPattern`), made
+/// and for each stop the patterns that call there; rows below 0 the lower bounds searches prune
+/// with (`PlannerBoundsBuilder`). Rows 1… are the patterns (`TripPattern`), made
 /// by grouping the runs of the feed's trips (each trip, or each run of a `frequencies.txt` trip)
 /// by their stops and permissions, then splitting each group so that no run overtakes another.
 /// The trips come from the importer's `PlannerTripCollector`, which gathered them as the stop
@@ -59,17 +60,25 @@ struct PlannerTimetableBuilder {
             try insert.run()
             summary.bytes += bytes.count
         }
-        // Each pattern is written as soon as it is packed: only its stops are kept, for the index.
+        // Each pattern is written as soon as it is packed: only its stops are kept, for the index,
+        // and its least times between calls, for the bounds.
         var patternStops: [[Int]] = []
+        var bounds = PlannerBoundsBuilder(feedKey: feedKey)
         for group in groups.sorted(by: { $0.firstTrip < $1.firstTrip }) {
             for pattern in split(group.runs.sorted { ($0.firstTime, $0.trip) < ($1.firstTime, $1.trip) }, of: trips.patterns[group.pattern]) {
                 try write(patternStops.count + 1, pattern.bytes)
+                bounds.add(try pattern.bytes.withUnsafeBytes { try TripPattern(packed: $0) })
                 patternStops.append(pattern.stops)
                 summary.runs += pattern.runs
             }
         }
         summary.patterns = patternStops.count
-        try write(0, try PlannerStopIndex.packed(database: database, feedKey: feedKey, patternStops: patternStops))
+        let stops = try PlannerStopIndex.Stops(database: database, feedKey: feedKey)
+        try write(0, PlannerStopIndex.packed(stops, feedKey: feedKey, patternStops: patternStops))
+        let transfers = try PlannerTimetable.transferRules(feedKey: feedKey, in: database).from.values.flatMap { $0 }
+        for row in bounds.rows(latitudes: stops.latitudes, longitudes: stops.longitudes, parents: stops.parents, transfers: transfers) {
+            try write(row.id, row.bytes)
+        }
         return summary
     }
 

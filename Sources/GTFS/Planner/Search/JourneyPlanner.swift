@@ -16,12 +16,19 @@ public final class JourneyPlanner {
     private var walksBySettings: [String: Walks] = [:]
     /// Memory for the search of a question and for the searches that show its answers (alive at
     /// the same time), reused by every question.
-    private let primaryMemory: SearchMemory
-    private let secondaryMemory: SearchMemory
+    let primaryMemory: SearchMemory
+    let secondaryMemory: SearchMemory
+    /// Per stop, the lower bound of the question being searched (`JourneyPlanner+Bounds.swift`),
+    /// made when a question first prunes and rewritten by each.
+    lazy var remainingMemory = Slab<Int>(count: timetable.stopCount, fill: 0)
     /// Whether the searches that show the answers keep only labels the question's search says a
     /// journey can pass through (`JourneySearch`'s guide). Always on; tests turn it off to hold
     /// the pruned searches to the whole ones.
     var guidesAnswerSearches = true
+    /// Whether a question's search prunes with the feed's stored lower bounds
+    /// (`JourneyPlanner+Bounds.swift`). Always on; tests turn it off to hold the pruned answers
+    /// to the whole ones.
+    var prunesWithBounds = true
     /// What the last question cost, for `--explain`.
     public private(set) var lastCounters = Counters()
 
@@ -52,7 +59,7 @@ public final class JourneyPlanner {
     }
 
 
-    private func walks(_ options: JourneyOptions) -> Walks {
+    func walks(_ options: JourneyOptions) -> Walks {
         let key = "\(options.maximumWalk)/\(options.walkSpeed)"
         if let known = walksBySettings[key] { return known }
         let made = Walks(timetable: timetable, maximumDistance: options.maximumWalk, speed: options.walkSpeed)
@@ -70,7 +77,7 @@ public final class JourneyPlanner {
 
     /// Where a search from `place` starts, at `time` (engine time), walking `+1` or `-1` in time;
     /// a point's boarding points are those within `access` metres.
-    private func sources(_ place: JourneyPlace, time: Int, walks: Walks, access: Double) -> [JourneySearch.Source] {
+    func sources(_ place: JourneyPlace, time: Int, walks: Walks, access: Double) -> [JourneySearch.Source] {
         if let points = boardingPoints(place) { return points.map { .init(stop: $0, time: time, walkedFromPoint: nil) } }
         guard case let .point(latitude, longitude) = place else { return [] }
         return walks.boardingPoints(near: latitude, longitude, within: access).map { stop, metres in
@@ -80,7 +87,7 @@ public final class JourneyPlanner {
     }
 
     /// Where a search towards `place` ends (a point's boarding points within `access` metres).
-    private func targets(_ place: JourneyPlace, walks: Walks, access: Double) -> [JourneySearch.Target] {
+    func targets(_ place: JourneyPlace, walks: Walks, access: Double) -> [JourneySearch.Target] {
         if let points = boardingPoints(place) { return points.map { .init(stop: $0, walkToPoint: nil) } }
         guard case let .point(latitude, longitude) = place else { return [] }
         return walks.boardingPoints(near: latitude, longitude, within: access).map { stop, metres in
@@ -107,7 +114,7 @@ public final class JourneyPlanner {
         return Journey(legs: [leg], departure: start, arrival: start + walk.seconds)
     }
 
-    private func isStop(_ place: JourneyPlace) -> Bool {
+    func isStop(_ place: JourneyPlace) -> Bool {
         if case .stops = place { return true }
         return false
     }
@@ -119,24 +126,22 @@ public final class JourneyPlanner {
         let started = start()
         defer { finish(started) }
         let walks = walks(options)
-        let forward = search(.forward, reference: time, bound: JourneySearch.unreached, walks: walks, memory: primaryMemory,
-                             rounds: options.maximumRides, options: options)
-        try forward.run(sources: sources(from, time: time, walks: walks, access: options.maximumAccessWalk), targets: targets(to, walks: walks, access: options.maximumAccessWalk), walkFromSources: isStop(from))
-        count(forward)
-        var journeys = [directWalkJourney(from, to, leaving: time, walks: walks, access: options.maximumAccessWalk)].compactMap { $0 }
-        var best = journeys.first?.arrival ?? Int.max
-        for rounds in 0...options.maximumRides {
-            guard rounds < forward.arrivals.count, let arrival = forward.arrivals[rounds], arrival.time < best else { continue }
-            best = arrival.time
+        let access = options.maximumAccessWalk
+        let walk = directWalkJourney(from, to, leaving: time, walks: walks, access: access)
+        let question = Question(direction: .forward, reference: time, sources: sources(from, time: time, walks: walks, access: access),
+                                targets: targets(to, walks: walks, access: access), walkFromSources: isStop(from),
+                                best: walk?.arrival ?? Int.max)
+        let rides = try answers(question, options: options, walks: walks) { forward, arrival, rounds in
             // The journey leaving latest for this arrival with at most `rounds` rides.
-            let backward = search(.backward, reference: time, bound: -time + 1, walks: walks, memory: secondaryMemory, rounds: rounds, options: options,
-                                  guide: guidesAnswerSearches ? forward : nil)
-            try backward.run(sources: sources(to, time: -arrival.time, walks: walks, access: options.maximumAccessWalk), targets: targets(from, walks: walks, access: options.maximumAccessWalk), walkFromSources: isStop(to))
-            count(backward)
-            guard let latest = backward.arrivals.last ?? nil else { continue }
-            journeys.append(try journey(backward, arrival: latest, walks: walks))
+            let backward = self.search(.backward, reference: time, bound: -time + 1, walks: walks, memory: self.secondaryMemory, rounds: rounds,
+                                       options: options, guide: self.guidesAnswerSearches ? forward : nil)
+            try backward.run(sources: self.sources(to, time: -arrival.time, walks: walks, access: access),
+                             targets: self.targets(from, walks: walks, access: access), walkFromSources: self.isStop(to))
+            self.count(backward)
+            guard let latest = backward.arrivals.last ?? nil else { return nil }
+            return try self.journey(backward, arrival: latest, walks: walks)
         }
-        return journeys
+        return [walk].compactMap { $0 } + rides
     }
 
     /// The Pareto set of journeys from `from` to `to` arriving by `time`.
@@ -144,25 +149,22 @@ public final class JourneyPlanner {
         let started = start()
         defer { finish(started) }
         let walks = walks(options)
-        let backward = search(.backward, reference: time, bound: JourneySearch.unreached, walks: walks, memory: primaryMemory,
-                              rounds: options.maximumRides, options: options)
-        try backward.run(sources: sources(to, time: -time, walks: walks, access: options.maximumAccessWalk), targets: targets(from, walks: walks, access: options.maximumAccessWalk), walkFromSources: isStop(to))
-        count(backward)
-        var journeys = [directWalkJourney(from, to, arrivingBy: time, walks: walks, access: options.maximumAccessWalk)].compactMap { $0 }
-        var best = journeys.first.map { -$0.departure } ?? Int.max
-        for rounds in 0...options.maximumRides {
-            guard rounds < backward.arrivals.count, let latest = backward.arrivals[rounds], latest.time < best else { continue }
-            best = latest.time
-            let departure = -latest.time
+        let access = options.maximumAccessWalk
+        let walk = directWalkJourney(from, to, arrivingBy: time, walks: walks, access: access)
+        let question = Question(direction: .backward, reference: time, sources: sources(to, time: -time, walks: walks, access: access),
+                                targets: targets(from, walks: walks, access: access), walkFromSources: isStop(to),
+                                best: walk.map { -$0.departure } ?? Int.max)
+        let rides = try answers(question, options: options, walks: walks) { backward, latest, rounds in
             // The journey leaving then that arrives earliest with at most `rounds` rides.
-            let forward = search(.forward, reference: time, bound: time + 1, walks: walks, memory: secondaryMemory, rounds: rounds, options: options,
-                                 guide: guidesAnswerSearches ? backward : nil)
-            try forward.run(sources: sources(from, time: departure, walks: walks, access: options.maximumAccessWalk), targets: targets(to, walks: walks, access: options.maximumAccessWalk), walkFromSources: isStop(from))
-            count(forward)
-            guard let arrival = forward.arrivals.last ?? nil else { continue }
-            journeys.append(try journey(forward, arrival: arrival, walks: walks))
+            let forward = self.search(.forward, reference: time, bound: time + 1, walks: walks, memory: self.secondaryMemory, rounds: rounds,
+                                      options: options, guide: self.guidesAnswerSearches ? backward : nil)
+            try forward.run(sources: self.sources(from, time: -latest.time, walks: walks, access: access),
+                            targets: self.targets(to, walks: walks, access: access), walkFromSources: self.isStop(from))
+            self.count(forward)
+            guard let arrival = forward.arrivals.last ?? nil else { return nil }
+            return try self.journey(forward, arrival: arrival, walks: walks)
         }
-        return journeys
+        return [walk].compactMap { $0 } + rides
     }
 
     /// Every boarding point reached from `from` leaving at `time` within `seconds`, with its
@@ -192,24 +194,28 @@ public final class JourneyPlanner {
     /// report per feed whose patterns were read: its request, plan, rows and time in all).
     public func patternReads() throws -> [ExecutedRequest] { try timetable.patternReadReports() }
 
+    /// The reads of the stored lower bounds so far (`PlannerBounds`), as `--explain` reports
+    /// statements (one report per feed whose bounds were read).
+    public func boundReads() throws -> [ExecutedRequest] { try timetable.boundReadReports() }
+
     /// The lookups of runs' realtime changes so far, as `--explain` reports statements (one
     /// report per feed: its request, plan, the number of lookups and their time in all).
     public func realtimeReads() throws -> [ExecutedRequest] { try timetable.realtimeReadReports() }
 
     // MARK: Searches
 
-    private func search(_ direction: JourneySearch.Direction, reference: Int, bound: Int, walks: Walks, memory: SearchMemory,
-                        rounds: Int, options: JourneyOptions, guide: JourneySearch? = nil) -> JourneySearch {
+    func search(_ direction: JourneySearch.Direction, reference: Int, bound: Int, walks: Walks, memory: SearchMemory,
+                rounds: Int, options: JourneyOptions, guide: JourneySearch? = nil, remaining: Slab<Int>? = nil) -> JourneySearch {
         JourneySearch(timetable: timetable, walks: walks, memory: memory, direction: direction, reference: reference, bound: bound, rounds: rounds,
-                      realtimeFeeds: options.realtimeFeeds, guide: guide)
+                      realtimeFeeds: options.realtimeFeeds, guide: guide, remaining: remaining)
     }
 
     /// The journey `search` found for `arrival`, the target label of its last round.
-    private func journey(_ search: JourneySearch, arrival: JourneySearch.Arrival, walks: Walks) throws -> Journey {
+    func journey(_ search: JourneySearch, arrival: JourneySearch.Arrival, walks: Walks) throws -> Journey {
         try JourneyReconstruction(timetable: timetable, search: search, walks: walks).journey(round: search.arrivals.count - 1, arrival: arrival)
     }
 
-    private func count(_ search: JourneySearch) {
+    func count(_ search: JourneySearch) {
         lastCounters.searches += 1
         lastCounters.rounds += max(search.arrivals.count - 1, 0)
         lastCounters.routesScanned += search.routesScanned

@@ -77,6 +77,9 @@ final class JourneySearch {
     /// The search run the other way whose answer this one shows (nil: none): a label of round j
     /// is kept only when the guide reaches the stop with at most `rounds − j` rides in time.
     private let guide: JourneySearch?
+    /// Per stop, a lower bound on the engine time from it to any target (`PlannerBounds`), added
+    /// to a label before it is held to `bound`; nil: none (nothing is pruned by it).
+    private let remaining: Slab<Int>?
     /// Per round, the best target label so far (with fewer rides included).
     @exclusivity(unchecked) private(set) var arrivals: [Arrival?] = []
     /// Per target stop, the walk from it to the point the search ends at (nil: none).
@@ -85,6 +88,11 @@ final class JourneySearch {
     private(set) var sourceWalk: [StopNumber: (seconds: Int, metres: Int)] = [:]
     /// The earliest source label (engine time): nothing before it is of use.
     @exclusivity(unchecked) private var searchStart = Int.min
+    /// The round being searched, and the first round in which the bound dropped a label or a
+    /// service day that an unbounded search would have kept (Int.max: none): rounds before it
+    /// are as an unbounded search would find them.
+    @exclusivity(unchecked) private var currentRound = 0
+    @exclusivity(unchecked) private(set) var firstRoundCut = Int.max
     /// Counters for `--explain`.
     @exclusivity(unchecked) private(set) var routesScanned = 0
     @exclusivity(unchecked) private(set) var labelsImproved = 0
@@ -95,10 +103,11 @@ final class JourneySearch {
     /// question's), keeping labels below `bound` (engine time), with the realtime data of the
     /// feeds keyed in `realtimeFeeds` applied.
     init(timetable: PlannerTimetable, walks: Walks, memory: SearchMemory, direction: Direction, reference: Int, bound: Int, rounds: Int,
-         realtimeFeeds: Set<Int> = [], guide: JourneySearch? = nil) {
+         realtimeFeeds: Set<Int> = [], guide: JourneySearch? = nil, remaining: Slab<Int>? = nil) {
         precondition(guide.map { $0.direction != direction && $0.rounds >= rounds } ?? true, "a guide runs the other way, with as many rides")
         self.timetable = timetable
         self.guide = guide
+        self.remaining = remaining
         self.memory = memory
         n = timetable.stopCount
         self.rounds = rounds
@@ -165,6 +174,21 @@ final class JourneySearch {
         return false
     }
 
+    /// Whether a label `time` at `stop` may still lead to a target label below `bound`: the
+    /// label plus the least time from the stop on to a target is below it.
+    @inline(__always) private func mayImprove(_ stop: StopNumber, _ time: Int, _ bound: Int) -> Bool {
+        let least = time + (remaining?[stop] ?? 0)
+        if least < bound { return true }
+        if least < JourneySearch.unreached { noteCut() }
+        return false
+    }
+
+    /// Notes that the bound dropped something an unbounded search would have kept, in the
+    /// round being searched.
+    private func noteCut() {
+        firstRoundCut = min(firstRoundCut, currentRound)
+    }
+
     /// Engine time of an instant.
     @inline(__always) private func engine(_ instant: Int) -> Int { direction == .forward ? instant : -instant }
 
@@ -183,6 +207,7 @@ final class JourneySearch {
         var touchedPatterns: [Int] = []
         for round in stride(from: 1, through: rounds, by: 1) {
             guard !thresholds.isEmpty else { break }
+            currentRound = round
             markPatterns(calling: thresholds, into: &touchedPatterns)
             let reached = try scanMarkedPatterns(&touchedPatterns, thresholds: thresholds, round: round)
             let walked = walk(from: reached, round: round)
@@ -195,7 +220,8 @@ final class JourneySearch {
     /// returns the stops whose labels were set.
     private func seedRoundZero(_ sources: [Source], walkFromSources: Bool) -> [StopNumber] {
         var marked: [StopNumber] = []
-        for source in sources where source.time < bound && source.time < walkLabel(0, source.stop) && isOnSomeJourney(0, source.stop, source.time) {
+        for source in sources where mayImprove(source.stop, source.time, bound) && source.time < walkLabel(0, source.stop)
+            && isOnSomeJourney(0, source.stop, source.time) {
             setWalk(0, source.stop, source.time, source.walkedFromPoint.map { WalkParent(from: WalkParent.fromPoint, seconds: Int32($0.seconds)) }
                                                     ?? WalkParent(from: WalkParent.source, seconds: 0))
             marked.append(source.stop)
@@ -203,7 +229,7 @@ final class JourneySearch {
         guard walkFromSources else { return marked }
         for source in sources where source.time < bound && source.walkedFromPoint == nil {
             for (other, seconds) in footpaths(of: source.stop)
-            where source.time + seconds < min(bestWalk[other], bound) && isOnSomeJourney(0, other, source.time + seconds) {
+            where source.time + seconds < bestWalk[other] && mayImprove(other, source.time + seconds, bound) && isOnSomeJourney(0, other, source.time + seconds) {
                 setWalk(0, other, source.time + seconds, WalkParent(from: source.stop.rawValue, seconds: Int32(seconds)))
                 marked.append(other)
             }
@@ -252,7 +278,8 @@ final class JourneySearch {
         var walked: [StopNumber] = []
         for stop in reached where rideLabel(round, stop) < JourneySearch.unreached {
             let time = rideLabel(round, stop)
-            for (other, seconds) in footpaths(of: stop) where time + seconds < min(bestWalk[other], bound) && isOnSomeJourney(round, other, time + seconds) {
+            for (other, seconds) in footpaths(of: stop)
+            where time + seconds < bestWalk[other] && mayImprove(other, time + seconds, bound) && isOnSomeJourney(round, other, time + seconds) {
                 setWalk(round, other, time + seconds, WalkParent(from: stop.rawValue, seconds: Int32(seconds)))
                 walked.append(other)
                 labelsImproved += 1
@@ -316,7 +343,7 @@ final class JourneySearch {
                 threshold = ride + change
                 fromWalk = false
             }
-            guard threshold < bestEnter[stop], threshold < bound else { continue }
+            guard threshold < bestEnter[stop], mayImprove(stop, threshold, bound) else { continue }
             bestEnter[stop] = threshold
             memory.dirtyStops.append(stop.index)
             enteredFromWalkSlab[round * n + stop.index] = fromWalk
@@ -386,7 +413,10 @@ final class JourneySearch {
     private func isOpen(_ earliest: Int, _ latest: Int, on base: Int) -> Bool {
         guard earliest <= latest else { return false }
         let (first, last) = direction == .forward ? (base + earliest, base + latest) : (-(base + latest), -(base + earliest))
-        return last >= searchStart && first < bound
+        guard last >= searchStart else { return false }
+        if first < bound { return true }
+        if first < JourneySearch.unreached { noteCut() }
+        return false
     }
 
     /// Scans `pattern` (number `number`) on the service day `dayIndex` starting at `base`, from
@@ -412,7 +442,7 @@ final class JourneySearch {
             let stop = StopNumber(rawValue: stored)
             if current >= 0, forward ? pattern.canAlight(at: position) : pattern.canBoard(at: position) {
                 let time = forward ? base + pattern.arrival(run: current, at: position) : -(base + pattern.departure(run: current, at: position))
-                if time < bestRide[stop], time < bound, isOnSomeJourney(round, stop, time) {
+                if time < bestRide[stop], mayImprove(stop, time, bound), isOnSomeJourney(round, stop, time) {
                     if rideLabel(round, stop) == JourneySearch.unreached { reached.append(stop) }
                     setRide(round, stop, time, RideParent(pattern: Int32(number), run: Int32(current), enter: Int32(enteredAt),
                                                           leave: Int32(position), day: Int32(dayIndex)))

@@ -4,6 +4,11 @@ struct PackedWriter {
     /// The bytes written so far.
     private(set) var bytes: [UInt8] = []
 
+    /// Appends `value` as 2 little-endian bytes.
+    mutating func append(_ value: UInt16) {
+        withUnsafeBytes(of: value.littleEndian) { bytes.append(contentsOf: $0) }
+    }
+
     /// Appends `value` as 4 little-endian bytes.
     mutating func append(_ value: Int32) {
         withUnsafeBytes(of: value.littleEndian) { bytes.append(contentsOf: $0) }
@@ -83,6 +88,19 @@ struct PackedReader {
         return [Int32](unsafeUninitializedCapacity: count) { values, initialized in
             for index in 0..<count {
                 values[index] = Int32(littleEndian: buffer.loadUnaligned(fromByteOffset: start + index * 4, as: Int32.self))
+            }
+            initialized = count
+        }
+    }
+
+    /// `count` 2-byte unsigned integers in one copy.
+    mutating func uint16s(_ count: Int) throws -> [UInt16] {
+        guard hasBytes(count * 2) else { throw Truncated() }
+        let start = offset
+        offset += count * 2
+        return [UInt16](unsafeUninitializedCapacity: count) { values, initialized in
+            for index in 0..<count {
+                values[index] = UInt16(littleEndian: buffer.loadUnaligned(fromByteOffset: start + index * 2, as: UInt16.self))
             }
             initialized = count
         }

@@ -21,28 +21,39 @@ struct PlannerStopIndex: Sendable {
 
     var count: Int { latitudes.count }
 
-    /// The stored form for the stops of feed `feedKey` and its `patterns` (ids from 1 in order).
-    static func packed(database: Database, feedKey: Int, patternStops: [[Int]]) throws -> [UInt8] {
-        let base = FeedKeys.base(of: feedKey)
+    /// A feed's stops as the index stores them, by slot (gaps in the keys filled with stops
+    /// of no position, no parent, type 0).
+    struct Stops {
         var latitudes: [Double] = []
         var longitudes: [Double] = []
         var parents: [Int32] = []
         var types: [UInt8] = []
-        // The feed's stops in key order, read by position in the order selected here.
-        var stops = TransitModel.fetch("stops", feedKey: feedKey, inNaturalOrder: true)
-        let selected = [stops.key, stops.key(of: "parent_station"), stops.required("stop_lat"), stops.required("stop_lon"),
-                        stops.required("location_type")]
-        for (index, value) in selected.enumerated() { stops.select(value, as: "v\(index)") }
-        try database.forEachRow(SQLGenerator.prepare(stops.requiredQuery())) { row in
-            let slot = row.int(0) - base - 1
-            while latitudes.count < slot {
-                latitudes.append(.nan); longitudes.append(.nan); parents.append(-1); types.append(0)
+
+        /// The stops of feed `feedKey`, read from `database` in key order.
+        init(database: Database, feedKey: Int) throws {
+            let base = FeedKeys.base(of: feedKey)
+            var stops = TransitModel.fetch("stops", feedKey: feedKey, inNaturalOrder: true)
+            let selected = [stops.key, stops.key(of: "parent_station"), stops.required("stop_lat"), stops.required("stop_lon"),
+                            stops.required("location_type")]
+            // Read by position, in the order selected here.
+            for (index, value) in selected.enumerated() { stops.select(value, as: "v\(index)") }
+            try database.forEachRow(SQLGenerator.prepare(stops.requiredQuery())) { row in
+                let slot = row.int(0) - base - 1
+                while latitudes.count < slot {
+                    latitudes.append(.nan); longitudes.append(.nan); parents.append(-1); types.append(0)
+                }
+                latitudes.append(row.optionalDouble(2) ?? .nan)
+                longitudes.append(row.optionalDouble(3) ?? .nan)
+                parents.append(Int32(row.optionalInt(1).map { $0 - base - 1 } ?? -1))
+                types.append(UInt8(clamping: row.int(4)))
             }
-            latitudes.append(row.optionalDouble(2) ?? .nan)
-            longitudes.append(row.optionalDouble(3) ?? .nan)
-            parents.append(Int32(row.optionalInt(1).map { $0 - base - 1 } ?? -1))
-            types.append(UInt8(clamping: row.int(4)))
         }
+    }
+
+    /// The stored form for the `stops` of feed `feedKey` and its `patterns` (ids from 1 in order).
+    static func packed(_ stops: Stops, feedKey: Int, patternStops: [[Int]]) -> [UInt8] {
+        let base = FeedKeys.base(of: feedKey)
+        let (latitudes, longitudes, parents, types) = (stops.latitudes, stops.longitudes, stops.parents, stops.types)
         var callsByStop = [[(UInt32, UInt32)]](repeating: [], count: latitudes.count)
         for (index, stops) in patternStops.enumerated() {
             for (position, stop) in stops.enumerated() where stop - base - 1 < callsByStop.count {

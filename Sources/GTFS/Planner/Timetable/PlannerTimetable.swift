@@ -66,6 +66,10 @@ final class PlannerTimetable {
     private(set) var bytesRead = 0
     private(set) var readSeconds = 0.0
     private var reads: [(patterns: Int, seconds: Double, lastID: Int)] = []
+    /// Per feed part, its bounds once read (nil inside: none stored).
+    private var boundsByPart: [Int: PlannerBounds?] = [:]
+    /// Per feed part, the rows of bounds read, in how long, and the last one's id (for `--explain`).
+    private var boundReads: [(rows: Int, seconds: Double, lastID: Int)] = []
     /// The services running on a date, by feed index and yyyymmdd.
     private var services: [Int: RunningServices] = [:]
 
@@ -113,7 +117,7 @@ final class PlannerTimetable {
                 try database.forEachRow(select) { row in index = try row.withBlob(0) { try PlannerStopIndex(packed: $0) } }
             }
             guard let index else { throw TransitError.noPlannerTimetable(feed: feed.name) }
-            let (from, to) = try PlannerTimetable.transferRules(feed: feed, in: database)
+            let (from, to) = try PlannerTimetable.transferRules(feedKey: feed.key, in: database)
             parts.append(FeedPart(feed: feed, stops: index, firstStop: firstStop, patternOffset: patternOffset,
                                   patternCount: patternCount, transfersFrom: from, transfersTo: to,
                                   realtime: realtime[feed.key].map { PlannerRealtime(database: database, feedKey: feed.key, window: $0) }))
@@ -130,6 +134,7 @@ final class PlannerTimetable {
             patternRequests.append(request)
             patternStatements.append(try database.makeStatement(request.sql))
             reads.append((0, 0, 0))
+            boundReads.append((0, 0, 0))
         }
     }
 
@@ -144,10 +149,10 @@ final class PlannerTimetable {
         }
     }
 
-    /// The transfers.txt rows of `feed` the planner applies (no route or trip named, types 0–3),
-    /// by their from and to keys.
-    private static func transferRules(feed: Feed, in database: Database) throws -> (from: [Int: [TransferRule]], to: [Int: [TransferRule]]) {
-        let table = Schema.transfers(feed.key)
+    /// The transfers.txt rows of feed `feedKey` the planner applies (no route or trip named,
+    /// types 0–3), by their from and to keys.
+    static func transferRules(feedKey: Int, in database: Database) throws -> (from: [Int: [TransferRule]], to: [Int: [TransferRule]]) {
+        let table = Schema.transfers(feedKey)
         var from: [Int: [TransferRule]] = [:]
         var to: [Int: [TransferRule]] = [:]
         typealias C = Schema.TransferColumn
@@ -228,7 +233,6 @@ final class PlannerTimetable {
         var partIndex = parts.count - 1
         while partIndex > 0 && parts[partIndex].patternOffset > number { partIndex -= 1 }
         let part = parts[partIndex]
-        let statement = patternStatements[partIndex]
         let started = monotonicSeconds()
         defer {
             let seconds = monotonicSeconds() - started
@@ -236,16 +240,9 @@ final class PlannerTimetable {
             reads[partIndex].seconds += seconds
         }
         let id = number - part.patternOffset + 1
-        statement.reset()
-        try statement.bind(.integer(Int64(id)), at: 1)
-        var read: TripPattern?
-        try PlannerTimetable.reading(part.feed) {
-            while try statement.step() {
-                read = try statement.row.withBlob(0) { bytes in
-                    bytesRead += bytes.count
-                    return try TripPattern(packed: bytes)
-                }
-            }
+        let read = try readRow(part: partIndex, id: id) { bytes in
+            bytesRead += bytes.count
+            return try TripPattern(packed: bytes)
         }
         guard let read else { throw TransitError.noPlannerTimetable(feed: part.feed.name) }
         read.stopNumbers = read.stops.map { stopNumber(ofKey: $0) }
@@ -255,6 +252,54 @@ final class PlannerTimetable {
         reads[partIndex].lastID = id
         patterns[number] = read
         return read
+    }
+
+    /// Reads row `id` of feed part `part`'s planner table through `read` (nil: no such row).
+    private func readRow<T>(part: Int, id: Int, _ read: (UnsafeRawBufferPointer) throws -> T) throws -> T? {
+        let statement = patternStatements[part]
+        statement.reset()
+        try statement.bind(.integer(Int64(id)), at: 1)
+        var found: T?
+        try PlannerTimetable.reading(parts[part].feed) {
+            while try statement.step() { found = try statement.row.withBlob(0, read) }
+        }
+        return found
+    }
+
+    // MARK: Bounds
+
+    /// Feed part `part`'s lower bounds (`PlannerBounds`), read on first use; nil when none are
+    /// stored (a database imported before them): its searches then prune nothing.
+    func bounds(part: Int) throws -> PlannerBounds? {
+        if let known = boundsByPart[part] { return known }
+        let found = try readBoundRow(part: part, id: PlannerBounds.headerID) { try PlannerBounds(header: $0) } ?? nil
+        boundsByPart[part] = .some(found)
+        return found
+    }
+
+    /// Row `id` of feed part `part`'s bounds, as its 2-byte values (none when it is missing).
+    func boundRow(part: Int, id: Int) throws -> [UInt16] {
+        try readBoundRow(part: part, id: id) { bytes in
+            var reader = PackedReader(bytes)
+            return try reader.uint16s(bytes.count / 2)
+        } ?? []
+    }
+
+    /// `readRow` of a row of bounds, counted for `--explain`.
+    private func readBoundRow<T>(part: Int, id: Int, _ read: (UnsafeRawBufferPointer) throws -> T) throws -> T? {
+        let started = monotonicSeconds()
+        defer { boundReads[part] = (boundReads[part].rows + 1, boundReads[part].seconds + monotonicSeconds() - started, id) }
+        return try readRow(part: part, id: id, read)
+    }
+
+    /// The reads of lower bounds of each feed part that read any, as `--explain` reports
+    /// statements (as `patternReadReports`).
+    func boundReadReports() throws -> [ExecutedRequest] {
+        try parts.indices.filter { boundReads[$0].rows > 0 }.map { index in
+            let request = try patternRequests[index].binding([.integer(Int64(boundReads[index].lastID))])
+            return ExecutedRequest(request: request, plan: try database.queryPlan(request), rowCount: boundReads[index].rows,
+                                   seconds: boundReads[index].seconds)
+        }
     }
 
     /// Pattern number `number` as a search scans it (read on first use, as `pattern(_:)`).
