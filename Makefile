@@ -8,7 +8,7 @@ TESTFLAGS := -c release -Xswiftc -enable-testing --scratch-path .build-test
 BIN       := .build/release/transit
 DEMO_DB   := demo.sqlite
 
-.PHONY: setup build test demo install uninstall man bench bench-import bench-queries bench-list bench-feeds bench-batch bench-realtime bench-plan bench-serve realtime-proto faults fuzz fuzz-predicate sanitize clean
+.PHONY: setup build test demo install uninstall man bench bench-import bench-queries bench-list bench-feeds bench-batch bench-realtime bench-plan bench-serve bench-national realtime-proto faults fuzz fuzz-predicate sanitize clean
 
 # transit itself is one static executable (see Package.swift); the helpers link the Swift
 # runtime statically. Generic types are made by their metadata accessors rather than from mangled
@@ -128,6 +128,10 @@ bench-plan: build
 # transit serve under load (wrk): departures, nearby and plan on the large feed.
 bench-serve: build
 	scripts/bench-serve.sh
+
+# The national feed (100 cities joined by rail): import, plan across the country, reach, nearby vs ×10, nigiri; ~15 min, not in `bench`.
+bench-national: build
+	scripts/bench-national.sh
 
 # Reading a GTFS-Realtime message of 2,000 trip updates (40,000 stop time updates) into the large feed.
 bench-realtime: build
