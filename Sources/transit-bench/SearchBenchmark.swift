@@ -50,7 +50,10 @@ enum SearchBenchmark {
         }, { text in
             let query = try StopSearchQuery(text: text)
             let match = query.words.map { "\"" + $0 + "\"*" }.joined(separator: " AND ")
-            try statement.bind([.text(match), .text(query.normalizedText), .text(SQLPredicate.successor(of: query.normalizedText) ?? "")])
+            // The floor is hand-written SQL: its three values are bound by place, as raw SQL's are.
+            try statement.bind(.text(match), at: 1)
+            try statement.bind(.text(query.normalizedText), at: 2)
+            try statement.bind(.text(SQLPredicate.successor(of: query.normalizedText) ?? ""), at: 3)
             var rows = 0
             while try statement.step() {
                 _ = try Stop(row: statement.row)
