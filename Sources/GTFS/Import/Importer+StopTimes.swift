@@ -33,7 +33,8 @@ extension Importer {
         var runSequences: [Int] = []
         var flexRows = 0
         var stopHeadsigns = 0
-        let plannerTrips = PlannerTripCollector(feedKey: feedKey, tripCount: tripKeys.count)
+        let plannerTrips = try PlannerTripCollector(feedKey: feedKey, tripCount: tripKeys.count,
+                                                    scratchDirectory: FileSystem.directory(of: database.path))
         try readFile("stop_times.txt", requiring: ["trip_id", "stop_sequence"]) { fields, required in
             let sameTrip = fields.withBytes(required[0]) { $0.elementsEqual(previousTripID) }
             if !sameTrip {

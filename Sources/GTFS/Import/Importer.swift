@@ -56,7 +56,7 @@ public final class Importer {
 
     var tripsWithMissingTimes: Set<Int> = []
     /// The trips' calls by pattern, gathered as stop_times.txt is loaded, for the journey
-    /// planner's timetable (the one import state sized by stop times: 8 bytes a call).
+    /// planner's timetable (their times in a scratch file, 8 bytes a trip in memory).
     var plannerTrips: PlannerTripCollector?
     /// Each trip's largest stop_sequence (-1: no stop times) and the stop there, by trip key order.
     var tripEnds: (sequences: [Int], stops: [Int]) = ([], [])
