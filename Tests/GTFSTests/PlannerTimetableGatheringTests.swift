@@ -85,6 +85,74 @@ final class PlannerTimetableGatheringTests: XCTestCase {
         for path in paths { try assertGatheredEqualsReadBack(path: path, expectingPatterns: 1...) }
     }
 
+    /// A trip taken as it streams by, one split across the file and one with untimed calls (both
+    /// deferred, then read back as the database holds them) come out of the collector's scratch
+    /// file with their own times, in their pattern, in key order; a deferred trip's first record
+    /// is left unused.
+    func testTheCollectorReadsSplitAndInterpolatedTripsBackFromItsScratchFile() throws {
+        let collector = try PlannerTripCollector(feedKey: 1, tripCount: 3, scratchDirectory: directory.path)
+        let base = FeedKeys.base(of: 1)
+        let (whole, split, untimed, a, b) = (base + 1, base + 2, base + 3, base + 1, base + 2)
+        func add(_ trip: Int, _ sequence: Int, _ stop: Int, _ arrival: Int?, _ departure: Int?) {
+            collector.add(trip: trip, sequence: sequence, stop: stop, arrival: arrival, departure: departure, pickup: nil, dropOff: nil)
+        }
+        add(split, 1, a, 300, 300)
+        add(whole, 1, a, 100, 110)
+        add(whole, 2, b, 200, 210)
+        add(untimed, 1, a, 400, 400)
+        add(untimed, 2, b, nil, nil)
+        add(split, 2, b, 360, 360)
+        XCTAssertEqual(collector.readBackMode(), [split, untimed])
+        // The builder's read-back: every trip in key order, times interpolated (the trip taken
+        // already is not taken again).
+        add(whole, 1, a, 999, 999)
+        add(whole, 2, b, 999, 999)
+        add(split, 1, a, 300, 300)
+        add(split, 2, b, 360, 360)
+        add(untimed, 1, a, 400, 400)
+        add(untimed, 2, b, 450, 455)
+        collector.finish()
+        XCTAssertEqual(collector.patterns.count, 1)
+        let members = collector.members()
+        XCTAssertEqual(Array(members[0]), [0, 1, 2])
+        // Per trip: its first time (low, high half), then each call's arrival and departure.
+        XCTAssertEqual(try collector.records(of: members[0], in: 0), [110, 0, 100, 110, 200, 210,
+                                                                      300, 0, 300, 300, 360, 360,
+                                                                      400, 0, 400, 400, 450, 455])
+    }
+
+    /// More trips than the scratch file's write buffer holds, two patterns taking turns (so a
+    /// pattern's records are not next to each other) and the last ones not yet written when read:
+    /// every trip's times come back as they went in.
+    func testTripsBeyondTheScratchFilesBufferComeBackWhole() throws {
+        let (trips, calls) = (3_000, 60)
+        let collector = try PlannerTripCollector(feedKey: 2, tripCount: trips, scratchDirectory: directory.path)
+        let base = FeedKeys.base(of: 2)
+        func time(_ trip: Int, _ call: Int) -> Int { trip * 1_000 + call * 10 }
+        for trip in 0..<trips {
+            for call in 0..<calls {
+                // Odd trips start at another stop: another pattern.
+                let stop = base + 1 + call + (trip % 2 == 1 && call == 0 ? calls : 0)
+                collector.add(trip: base + 1 + trip, sequence: call, stop: stop, arrival: time(trip, call), departure: time(trip, call) + 5,
+                              pickup: nil, dropOff: nil)
+            }
+        }
+        XCTAssertEqual(collector.readBackMode(), [])
+        XCTAssertEqual(collector.patterns.count, 2)
+        let members = collector.members()
+        for pattern in 0..<2 {
+            let slots = members[pattern]
+            XCTAssertEqual(Array(slots), Array(stride(from: Int32(pattern), to: Int32(trips), by: 2)))
+            let records = try collector.records(of: slots, in: pattern)
+            var expected: [Int32] = []
+            for trip in slots.map({ Int($0) }) {
+                expected += [Int32(time(trip, 0) + 5), 0]
+                for call in 0..<calls { expected += [Int32(time(trip, call)), Int32(time(trip, call) + 5)] }
+            }
+            XCTAssertEqual(records, expected, "pattern \(pattern)")
+        }
+    }
+
     private func assertGatheredEqualsReadBack(_ fixture: FeedFixture, expectingPatterns patterns: some RangeExpression<Int>,
                                               file: StaticString = #filePath, line: UInt = #line) throws {
         try assertGatheredEqualsReadBack(path: try fixture.write(to: directory), expectingPatterns: patterns, file: file, line: line)

@@ -8,22 +8,23 @@ extension Importer {
         let table = Schema.transfers(feedKey)
         let insert = try RowWriter(database, inserting: table)
         var rows = 0
+        typealias T = Schema.TransferColumn
+        let (stopKeys, routeKeys, tripKeys) = (self.stopKeys, self.routeKeys, self.tripKeys)
+        let references: [(field: String, column: T, key: (String) -> Int?, file: String)] = [
+            ("from_stop_id", .fromStop, { stopKeys[$0] }, "stops.txt"), ("to_stop_id", .toStop, { stopKeys[$0] }, "stops.txt"),
+            ("from_route_id", .fromRoute, { routeKeys[$0] }, "routes.txt"), ("to_route_id", .toRoute, { routeKeys[$0] }, "routes.txt"),
+            ("from_trip_id", .fromTrip, { tripKeys[$0] }, "trips.txt"), ("to_trip_id", .toTrip, { tripKeys[$0] }, "trips.txt"),
+        ]
         try readFile("transfers.txt", requiring: ["transfer_type"]) { fields, required in
             // "0 or empty": a recommended transfer point.
             let type = try fields.code(required[0], allowed: 0...5) ?? 0
-            typealias T = Schema.TransferColumn
             var keys: [(column: T, key: Int?)] = []
-            let references: [(field: String, column: T, keys: [String: Int], file: String)] = [
-                ("from_stop_id", .fromStop, stopKeys, "stops.txt"), ("to_stop_id", .toStop, stopKeys, "stops.txt"),
-                ("from_route_id", .fromRoute, routeKeys, "routes.txt"), ("to_route_id", .toRoute, routeKeys, "routes.txt"),
-                ("from_trip_id", .fromTrip, tripKeys, "trips.txt"), ("to_trip_id", .toTrip, tripKeys, "trips.txt"),
-            ]
-            for (field, column, ids, file) in references {
+            for (field, column, lookUp, file) in references {
                 guard let id = try fields.text(field) else {
                     keys.append((column, nil))
                     continue
                 }
-                guard let key = ids[id] else {
+                guard let key = lookUp(id) else {
                     report.skip("transfers.txt: \(field) not in \(file)", example: "line \(fields.line): \(field) '\(id)'")
                     return
                 }
@@ -45,6 +46,9 @@ extension Importer {
     /// trips gathered while the stop times were loaded, after the interpolation and frequencies.
     func writePlannerTimetable() throws {
         progress?.step("journey planner timetable")
+        // Nothing reads the trips' ids and services any more: their memory is the builder's now.
+        tripKeys = IdentifierKeys(firstKey: keyBase + 1)
+        tripServices = []
         _ = try PlannerTimetableBuilder(database: database, feedKey: feedKey, collected: plannerTrips).build()
         plannerTrips = nil
     }

@@ -24,7 +24,7 @@ extension Importer {
         var tripsWithMissingTimes = Set<Int>()
         // Each trip's largest stop_sequence and its stop, by trip key - keyBase - 1.
         var lastSequence = [Int](repeating: -1, count: tripKeys.count)
-        var lastStop = [Int](repeating: 0, count: tripKeys.count)
+        var lastStop = [UInt32](repeating: 0, count: tripKeys.count)
         let firstTripKey = keyBase + 1
         // Rows come grouped by trip: the previous trip_id's bytes and key save a lookup per row,
         // and the run's sequences find duplicates with their line.
@@ -33,7 +33,8 @@ extension Importer {
         var runSequences: [Int] = []
         var flexRows = 0
         var stopHeadsigns = 0
-        let plannerTrips = PlannerTripCollector(feedKey: feedKey, tripCount: tripKeys.count)
+        let plannerTrips = try PlannerTripCollector(feedKey: feedKey, tripCount: tripKeys.count,
+                                                    scratchDirectory: FileSystem.directory(of: database.path))
         try readFile("stop_times.txt", requiring: ["trip_id", "stop_sequence"]) { fields, required in
             let sameTrip = fields.withBytes(required[0]) { $0.elementsEqual(previousTripID) }
             if !sameTrip {
@@ -65,7 +66,7 @@ extension Importer {
             let tripSlot = trip - firstTripKey
             if sequence > lastSequence[tripSlot] {
                 lastSequence[tripSlot] = sequence
-                lastStop[tripSlot] = stop
+                lastStop[tripSlot] = UInt32(stop - keyBase)
             }
             let arrivalTime = try fields.time(places.arrival)
             let departureTime = try fields.time(places.departure)
@@ -75,7 +76,7 @@ extension Importer {
             insert.set(slots.stop, integer: Int64(stop))
             insert.set(slots.arrival, integer: arrivalTime ?? departureTime)
             insert.set(slots.departure, integer: departure)
-            insert.set(slots.service, integer: Int64(tripServices[tripSlot] - keyBase))
+            insert.set(slots.service, integer: Int64(tripServices[tripSlot]))
             if let departure {
                 if departure > largestTime { largestTime = departure }
             } else {

@@ -305,8 +305,8 @@ extension Importer {
         defer { insert.cancel() }
         var places: TripFields?
         var rows = 0
-        var tripKeys = self.tripKeys
-        var tripServices: [Int] = []
+        var tripKeys = IdentifierKeys(firstKey: keyBase + 1)
+        var tripServices: [UInt32] = []
         var report = self.report
         try readFile("trips.txt", requiring: ["route_id", "service_id", "trip_id"]) { fields, _ in
             if places == nil { places = try TripFields(header: fields.table, insertColumns: insertColumns) }
@@ -328,9 +328,8 @@ extension Importer {
                 return
             }
             rows += 1
-            let key = keyBase + rows
-            tripKeys[tripID] = key
-            tripServices.append(service)
+            let key = tripKeys.add(tripID)!
+            tripServices.append(UInt32(service - keyBase))
             insert.set(places.keySlot, integer: Int64(key))
             insert.set(places.feedSlot, integer: Int64(feedKey))
             fields.withBytes(places.tripID) { insert.set(places.tripIDSlot, utf8: $0) }
@@ -363,7 +362,7 @@ extension Importer {
         for (slot, sequence) in tripEnds.sequences.enumerated() where sequence >= 0 {
             try update.write { row in
                 row[sequenceColumn] = .integer(Int64(sequence))
-                row[stopColumn] = .integer(Int64(tripEnds.stops[slot]))
+                row[stopColumn] = .integer(Int64(keyBase + Int(tripEnds.stops[slot])))
                 row[keyColumn] = .integer(Int64(firstTripKey + slot))
             }
         }

@@ -12,7 +12,8 @@ import FetchRequest
 /// The trips come from the importer's `PlannerTripCollector`, which gathered them as the stop
 /// times were loaded; the ones it deferred, or all of them when there is none (a database imported
 /// before journey planning), are read back from the stop times in key order, after the import's
-/// interpolation.
+/// interpolation. The trips' times wait in the collector's scratch file and are read back one
+/// pattern at a time, so the build holds one pattern's times, never the feed's.
 struct PlannerTimetableBuilder {
     let database: Database
     let feedKey: Int
@@ -26,31 +27,28 @@ struct PlannerTimetableBuilder {
         var bytes = 0
     }
 
-    /// One run of a trip before splitting: where its times are in its pattern's `times`, and how
+    /// One run of a trip before splitting: where its times are in its pattern's records, and how
     /// far they are shifted (a `frequencies.txt` run).
     private struct Run {
         let trip: Int
         let service: Int
-        /// The index of the run's first arrival in `Pattern.times`.
+        /// The index of the run's first arrival in the records of its pattern's trips.
         let offset: Int
         let shift: Int32
         /// The time the runs of a group are ordered by: the first time of the run.
         let firstTime: Int32
     }
 
+    /// Each trip's `frequencies.txt` periods, by trip key.
+    private typealias Periods = [Int: [(start: Int, end: Int, headway: Int)]]
+
     func build() throws -> Summary {
         let services = try tripServices()
         let periods = try frequencyPeriods()
-        let trips = collected ?? PlannerTripCollector(feedKey: feedKey, tripCount: services.count)
+        let trips = try collected
+            ?? PlannerTripCollector(feedKey: feedKey, tripCount: services.count, scratchDirectory: FileSystem.directory(of: database.path))
         try readBack(into: trips)
-
-        // Each pattern's runs on a service; patterns in a fixed order (by their first run's trip),
-        // each split into runs that never overtake one another.
-        var groups: [(firstTrip: Int, pattern: Int, runs: [Run])] = []
-        for (number, pattern) in trips.patterns.enumerated() {
-            let runs = self.runs(of: pattern, services: services, periods: periods)
-            if let firstTrip = runs.lazy.map(\.trip).min() { groups.append((firstTrip, number, runs)) }
-        }
+        let members = trips.members()
         let table = Schema.planner(feedKey)
         let insert = try database.makeStatement(table.insertSQL(columns: table.columnNames))
         var summary = Summary()
@@ -60,12 +58,18 @@ struct PlannerTimetableBuilder {
             try insert.run()
             summary.bytes += bytes.count
         }
-        // Each pattern is written as soon as it is packed: only its stops are kept, for the index,
-        // and its least times between calls, for the bounds.
+        // Patterns in a fixed order (by their first run's trip), each read back from the spool,
+        // split into runs that never overtake one another and written as soon as it is packed:
+        // only its stops are kept, for the index, and its least times between calls, for the
+        // bounds.
         var patternStops: [[Int]] = []
         var bounds = PlannerBoundsBuilder(feedKey: feedKey)
-        for group in groups.sorted(by: { $0.firstTrip < $1.firstTrip }) {
-            for pattern in split(group.runs.sorted { ($0.firstTime, $0.trip) < ($1.firstTime, $1.trip) }, of: trips.patterns[group.pattern]) {
+        for number in patternOrder(members, count: trips.patterns.count, services: services, periods: periods) {
+            let calls = trips.patterns[number].calls
+            let records = try trips.records(of: members[number], in: number)
+            let runs = self.runs(of: members[number], records: records, length: trips.patterns[number].recordLength,
+                                 services: services, periods: periods)
+            for pattern in split(runs.sorted { ($0.firstTime, $0.trip) < ($1.firstTime, $1.trip) }, calls: calls, times: records) {
                 try write(patternStops.count + 1, pattern.bytes)
                 bounds.add(try pattern.bytes.withUnsafeBytes { try TripPattern(packed: $0) })
                 patternStops.append(pattern.stops)
@@ -82,17 +86,33 @@ struct PlannerTimetableBuilder {
         return summary
     }
 
-    /// The runs of `pattern`'s trips that have a service: one per trip, or one per departure of a
-    /// `frequencies.txt` trip.
-    private func runs(of pattern: PlannerTripCollector.Pattern, services: [Int?], periods: [Int: [(start: Int, end: Int, headway: Int)]]) -> [Run] {
+    /// The patterns that have at least one run, ordered by the key of the first trip (in key
+    /// order) that has one: the order their rows are written in.
+    private func patternOrder(_ members: PlannerTripCollector.Members, count: Int, services: [UInt32], periods: Periods) -> [Int] {
         let base = FeedKeys.base(of: feedKey)
-        let width = 2 * pattern.calls.count
+        func runs(_ slot: Int) -> Bool {
+            guard slot < services.count, services[slot] != 0 else { return false }
+            guard let periods = periods[base + 1 + slot] else { return true }
+            return periods.contains { $0.headway > 0 && $0.start < $0.end }
+        }
+        var firsts: [(slot: Int, pattern: Int)] = []
+        for pattern in 0..<count {
+            if let slot = members[pattern].first(where: { runs(Int($0)) }) { firsts.append((Int(slot), pattern)) }
+        }
+        return firsts.sorted { $0.slot < $1.slot }.map(\.pattern)
+    }
+
+    /// The runs of a pattern's trips (`slots`, their `records` each `length` values long) that
+    /// have a service: one per trip, or one per departure of a `frequencies.txt` trip.
+    private func runs(of slots: ArraySlice<Int32>, records: [Int32], length: Int, services: [UInt32], periods: Periods) -> [Run] {
+        let base = FeedKeys.base(of: feedKey)
         var runs: [Run] = []
-        for (index, trip) in pattern.trips.enumerated() where trip != 0 {
-            guard trip - base - 1 < services.count, let service = services[trip - base - 1] else { continue }
-            let first = pattern.firstTimes[index]
+        for (index, slot) in slots.lazy.map({ Int($0) }).enumerated() where slot < services.count && services[slot] != 0 {
+            let trip = base + 1 + slot, service = base + Int(services[slot])
+            let first = Int(UInt32(bitPattern: records[index * length])) | Int(records[index * length + 1]) << 32
+            let offset = index * length + 2
             guard let periods = periods[trip] else {
-                runs.append(Run(trip: trip, service: service, offset: index * width, shift: 0, firstTime: Int32(clamping: first)))
+                runs.append(Run(trip: trip, service: service, offset: offset, shift: 0, firstTime: Int32(clamping: first)))
                 continue
             }
             // Runs leave at start_time, start_time + headway, … before end_time; each call is
@@ -100,7 +120,7 @@ struct PlannerTimetableBuilder {
             for period in periods where period.headway > 0 {
                 var start = period.start
                 while start < period.end {
-                    runs.append(Run(trip: trip, service: service, offset: index * width, shift: Int32(clamping: start - first),
+                    runs.append(Run(trip: trip, service: service, offset: offset, shift: Int32(clamping: start - first),
                                     firstTime: Int32(clamping: start)))
                     start += period.headway
                 }
@@ -144,9 +164,7 @@ struct PlannerTimetableBuilder {
     /// Splits runs of one stop pattern (sorted by first time) into groups in which each run is at
     /// or after the one before at every stop it can be boarded or left at: greedily, each run
     /// joins the first group whose last run it does not overtake.
-    private func split(_ runs: [Run], of pattern: PlannerTripCollector.Pattern) -> [(stops: [Int], bytes: [UInt8], runs: Int)] {
-        let key = pattern.calls
-        let times = pattern.times
+    private func split(_ runs: [Run], calls key: [Int], times: [Int32]) -> [(stops: [Int], bytes: [UInt8], runs: Int)] {
         func arrival(_ run: Run, _ position: Int) -> Int32 { times[run.offset + 2 * position] &+ run.shift }
         func departure(_ run: Run, _ position: Int) -> Int32 { times[run.offset + 2 * position + 1] &+ run.shift }
         let used = key.indices.filter { key[$0] & 3 != 0 }
@@ -175,31 +193,32 @@ struct PlannerTimetableBuilder {
         }
     }
 
-    /// Each trip's service key, by trip key − feed base − 1 (nil for a slot with no trip).
-    private func tripServices() throws -> [Int?] {
+    /// Each trip's service key − feed base, by trip key − feed base − 1 (0 for a slot with no trip):
+    /// 32 bits, as there is one for each of a national feed's millions of trips.
+    private func tripServices() throws -> [UInt32] {
         var fetch = TransitModel.fetch("trips", feedKey: feedKey)
         fetch.select(fetch.key, as: "v0")
         fetch.select(fetch.key(of: "service"), as: "v1")
         let query = fetch.requiredQuery()
         let (id, service) = (0, 1)
         let base = FeedKeys.base(of: feedKey)
-        var services: [Int?] = []
+        var services: [UInt32] = []
         try database.forEachRow(SQLGenerator.prepare(query)) { row in
             let slot = row.int(id) - base - 1
-            if slot >= services.count { services += [Int?](repeating: nil, count: slot - services.count + 1) }
-            services[slot] = row.int(service)
+            if slot >= services.count { services += [UInt32](repeating: 0, count: slot - services.count + 1) }
+            services[slot] = UInt32(row.int(service) - base)
         }
         return services
     }
 
     /// The `frequencies.txt` periods of each frequency-based trip.
-    private func frequencyPeriods() throws -> [Int: [(start: Int, end: Int, headway: Int)]] {
+    private func frequencyPeriods() throws -> Periods {
         var fetch = TransitModel.fetch("frequencies", feedKey: feedKey, inNaturalOrder: true)
         let selected = [fetch.key(of: "trip"), fetch.required("start_time"), fetch.required("end_time"), fetch.required("headway_secs")]
         for (index, value) in selected.enumerated() { fetch.select(value, as: "v\(index)") }
         let query = fetch.requiredQuery()
         let (trip, start, end, headway) = (0, 1, 2, 3)
-        var periods: [Int: [(start: Int, end: Int, headway: Int)]] = [:]
+        var periods: Periods = [:]
         try database.forEachRow(SQLGenerator.prepare(query)) { row in
             periods[row.int(trip), default: []].append((row.int(start), row.int(end), row.int(headway)))
         }

@@ -9,17 +9,28 @@
 /// interpolation will time. The builder reads the deferred trips back from the database once the
 /// import has finished with them (`readBackMode()`), through the same `add` calls, so every trip
 /// ends up exactly as the database holds it.
+///
+/// A taken trip's times go to a scratch file (`PlannerTripSpool`), not to memory: what stays is
+/// 8 bytes a trip (its pattern, where its times are) and the patterns' stops, so a national feed
+/// imports in the memory of a city's.
 final class PlannerTripCollector {
-    /// The calls of one stop pattern (stops and permissions) and the times of its trips.
+    /// The calls of one stop pattern (stops and permissions).
     struct Pattern {
         /// Each call as stop key × 4 + permissions (`TripPattern.boarding`, `TripPattern.alighting`).
         let calls: [Int]
-        /// The trips in the order they came; 0 where a trip was taken out again (deferred).
-        var trips: [Int] = []
-        /// Each trip's first time (the first call's departure, or arrival), GTFS seconds.
-        var firstTimes: [Int] = []
-        /// Per trip, call by call, the arrival then the departure (0 where none), GTFS seconds.
-        var times: [Int32] = []
+
+        /// How many values a trip of the pattern has in the spool: its first time (2 values), then
+        /// call by call the arrival and the departure.
+        var recordLength: Int { 2 + 2 * calls.count }
+    }
+
+    /// The trips of each pattern, by trip slot (key − feed base − 1) ascending.
+    struct Members {
+        /// Pattern p's trips are `slots[starts[p]..<starts[p + 1]]`.
+        fileprivate let starts: [Int]
+        fileprivate let slots: [Int32]
+
+        subscript(pattern: Int) -> ArraySlice<Int32> { slots[starts[pattern]..<starts[pattern + 1]] }
     }
 
     /// One call of the trip being gathered.
@@ -45,8 +56,12 @@ final class PlannerTripCollector {
     private(set) var patterns: [Pattern] = []
     private var patternNumbers: [[Int]: Int] = [:]
     private var states: [Int32]
-    /// Each collected trip's index in its pattern, by slot.
-    private var indexes: [Int32]
+    /// Where each taken trip's record starts in the spool, in pairs of values, by slot (32 bits: a
+    /// spool of up to 8 G values, 4 billion stop times).
+    private var recordStarts: [UInt32]
+    private let spool: PlannerTripSpool
+    /// The record of the trip being taken, reused.
+    private var record: [Int32] = []
     private let firstTripKey: Int
     private var readingBack = false
 
@@ -54,11 +69,13 @@ final class PlannerTripCollector {
     private var ignoringCurrent = false
     private var calls: [Call] = []
 
-    /// A collector for the trips of feed `feedKey`, whose keys are its base + 1 … base + `tripCount`.
-    init(feedKey: Int, tripCount: Int) {
+    /// A collector for the trips of feed `feedKey`, whose keys are its base + 1 … base + `tripCount`,
+    /// with its scratch file in `scratchDirectory` (the database's folder).
+    init(feedKey: Int, tripCount: Int, scratchDirectory: String) throws {
         firstTripKey = FeedKeys.base(of: feedKey) + 1
         states = [Int32](repeating: TripState.unseen, count: tripCount)
-        indexes = [Int32](repeating: 0, count: tripCount)
+        recordStarts = [UInt32](repeating: 0, count: tripCount)
+        spool = try PlannerTripSpool(directory: scratchDirectory)
     }
 
     /// How many trip slots the feed has.
@@ -113,8 +130,8 @@ final class PlannerTripCollector {
         } else if state == TripState.unseen {
             ignoringCurrent = false
         } else {
-            // The trip's rows are split across the file: read it back whole.
-            if state >= 0 { patterns[Int(state)].trips[Int(indexes[slot])] = 0 }
+            // The trip's rows are split across the file: read it back whole (a record it had in
+            // the spool is left there, unused).
             states[slot] = TripState.deferred
             ignoringCurrent = true
         }
@@ -156,12 +173,48 @@ final class PlannerTripCollector {
             patterns.append(Pattern(calls: key))
         }
         states[slot] = Int32(number)
-        indexes[slot] = Int32(patterns[number].trips.count)
-        patterns[number].trips.append(currentTrip)
-        patterns[number].firstTimes.append(first)
+        recordStarts[slot] = UInt32(spool.count / 2)
+        record.removeAll(keepingCapacity: true)
+        record.append(Int32(truncatingIfNeeded: first))
+        record.append(Int32(truncatingIfNeeded: first >> 32))
         for call in calls {
-            patterns[number].times.append(Int32(clamping: call.arrival ?? 0))
-            patterns[number].times.append(Int32(clamping: call.departure ?? 0))
+            record.append(Int32(clamping: call.arrival ?? 0))
+            record.append(Int32(clamping: call.departure ?? 0))
         }
+        spool.append(record)
+    }
+
+    /// The trips taken, by pattern: read once every trip is in (after `finish()`).
+    func members() -> Members {
+        var starts = [Int](repeating: 0, count: patterns.count + 1)
+        for state in states where state >= 0 { starts[Int(state) + 1] += 1 }
+        for pattern in patterns.indices { starts[pattern + 1] += starts[pattern] }
+        var next = starts
+        var slots = [Int32](repeating: 0, count: starts[patterns.count])
+        for (slot, state) in states.enumerated() where state >= 0 {
+            slots[next[Int(state)]] = Int32(slot)
+            next[Int(state)] += 1
+        }
+        return Members(starts: starts, slots: slots)
+    }
+
+    /// The records of `slots`, trips of `pattern`, one after the other in the order given: for
+    /// each its first time (GTFS seconds, 2 values: low then high half), then call by call the
+    /// arrival and the departure (0 where none). Trips whose records follow each other in the
+    /// spool are read in one `pread`.
+    func records(of slots: ArraySlice<Int32>, in pattern: Int) throws -> [Int32] {
+        let length = patterns[pattern].recordLength
+        var values = [Int32](repeating: 0, count: slots.count * length)
+        let positions = slots.map { Int(recordStarts[Int($0)]) * 2 }
+        try values.withUnsafeMutableBufferPointer { values in
+            var start = 0
+            while start < positions.count {
+                var end = start + 1
+                while end < positions.count, positions[end] == positions[end - 1] + length { end += 1 }
+                try spool.read(from: positions[start], into: UnsafeMutableBufferPointer(rebasing: values[start * length..<end * length]))
+                start = end
+            }
+        }
+        return values
     }
 }
