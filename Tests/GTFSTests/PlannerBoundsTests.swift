@@ -22,7 +22,7 @@ final class PlannerBoundsTests: XCTestCase {
 
     func testPrunedSearchesAnswerAsTheWholeOnesAcrossTheCitiesOfNationalFeeds() throws {
         for (source, cities) in [("vilnius.zip", 4), ("cairns_gtfs.zip", 6), ("sample_gtfs.zip", 9)] {
-            guard let feed = try nationalFeed(from: source, cities: cities) else { continue }
+            guard let feed = try NationalFeed.make(from: source, cities: cities, in: directory) else { continue }
             try assertPrunedEqualsWhole(feed: feed, questions: 500, expectFewerScans: source == "vilnius.zip")
         }
     }
@@ -78,20 +78,6 @@ final class PlannerBoundsTests: XCTestCase {
 
     private func stopKey(_ id: String, _ transit: TransitDatabase) throws -> Int {
         try XCTUnwrap(try transit.database.fetch(FetchRequest<Stop>().filter(Stop.column(Stop.columns.stopID) == id)).first).key
-    }
-
-    /// The national feed of `cities` cities grown from `../shared/feeds/<source>`, or nil (said,
-    /// and a failure under CI=true) when that folder is absent.
-    private func nationalFeed(from source: String, cities: Int) throws -> String? {
-        guard let feed = Paths.sharedFeed(source), let script = Paths.sharedFeed("make-national-feed.py") else {
-            if ProcessInfo.processInfo.environment["CI"] == "true" { XCTFail("../shared/feeds/\(source) is absent under CI=true") }
-            print("../shared/feeds/\(source) is absent: skipped its national feed")
-            return nil
-        }
-        let path = directory.file("national-\(source)")
-        let made = try CommandRun.run("/usr/bin/env", ["python3", script, feed, String(cities), path])
-        XCTAssertEqual(made.status, 0, made.stderr)
-        return path
     }
 
     /// Imports `feed` and asks `questions` seeded random questions (stop to stop, point to stop and

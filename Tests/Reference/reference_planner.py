@@ -5,7 +5,7 @@ It answers `plan` and `reach` the slow, obvious way so that the Swift planner ca
 against it on many random questions. Standard library only.
 
     reference_planner.py --db DB [--source FEEDNAME=PATH]... plan FROM TO --at "2026-03-02 08:00"
-    reference_planner.py --db DB plan FROM TO --arrive-by "2026-03-02 09:00" [--max-rides 5]
+    reference_planner.py --db DB plan FROM TO --arrive-by "2026-03-02 09:00" [--max-rides 8]
     reference_planner.py --db DB reach FROM --at "2026-03-02 08:00" --within 30
     (every question also takes --max-walk METRES (500), --max-access-walk METRES (1000),
     --walk-speed M/S (1.33) and --check,
@@ -820,7 +820,7 @@ def journey_from(found, mirrored):
     return Journey(departure, arrival, legs)
 
 
-def plan(network, origin, destination, time, max_rides=5, arrive_by=False):
+def plan(network, origin, destination, time, max_rides=8, arrive_by=False):
     """The Pareto set of rule 15: a list of Journeys, by rides ascending."""
     if max_rides < 0:
         raise PlannerError("--max-rides must be >= 0")
@@ -854,7 +854,7 @@ def plan(network, origin, destination, time, max_rides=5, arrive_by=False):
     return journeys
 
 
-def reach(network, origin, time, within_minutes, max_rides=5):
+def reach(network, origin, time, within_minutes, max_rides=8):
     """Rule 16: [(stop key, arrival, rides)] sorted by arrival, stop_id, feed."""
     limit = time + int(round(within_minutes * 60))
     side = Side(network, origin, Place("", stops=[]), False)
@@ -985,7 +985,7 @@ def parse_arguments(argv):
     commands = parser.add_subparsers(dest="command", required=True)
 
     def common(p):
-        p.add_argument("--max-rides", type=int, default=5)
+        p.add_argument("--max-rides", type=int, default=8)
         p.add_argument("--max-walk", type=float, default=500.0)
         p.add_argument("--max-access-walk", type=float, default=1000.0)
         p.add_argument("--walk-speed", type=float, default=1.33)

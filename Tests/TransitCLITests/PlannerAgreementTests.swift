@@ -59,6 +59,18 @@ final class PlannerAgreementTests: XCTestCase {
         try agree(feed: feed, name: "cairns", questions: 60, seed: 4)
     }
 
+    /// Journeys that leave a city: national feeds of 4 cities grown from Queensland's and Nevada's
+    /// feeds (`make-national-feed.py`), whose random pairs of stops are mostly in two cities,
+    /// joined by intercity rail. The bounds that prune these searches are the Swift planner's own;
+    /// the reference has none.
+    func testPlansAgreeWithTheReferenceAcrossTheCitiesOfNationalFeeds() throws {
+        let directory = TemporaryDirectory()
+        for (source, seed) in [("cairns_gtfs.zip", UInt64(6)), ("sample_gtfs.zip", UInt64(7))] {
+            guard let feed = try NationalFeed.make(from: source, cities: 4, in: directory) else { continue }
+            try agree(feed: feed, name: "national", questions: 60, seed: seed)
+        }
+    }
+
     /// Imports `feed` (and reads `realtime` into it), asks `questions` seeded random questions of
     /// both planners and compares.
     private func agree(feed: String, name: String, questions: Int, seed: UInt64, realtime: RandomRealtime? = nil) throws {
