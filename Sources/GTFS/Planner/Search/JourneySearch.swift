@@ -63,15 +63,15 @@ final class JourneySearch {
     let memory: SearchMemory
     private let n: Int
     // The memory's slabs, held here so that reading them is a plain load.
-    private let rideLabels: Slab<Int>
-    private let walkLabels: Slab<Int>
+    private let rideLabels: TimeSlab
+    private let walkLabels: TimeSlab
     private let rideParents: Slab<RideParent>
     private let walkParents: Slab<WalkParent>
     private let enteredFromWalkSlab: Slab<Bool>
-    private let bestRide: Slab<Int>
-    private let bestWalk: Slab<Int>
-    private let bestEnter: Slab<Int>
-    private let enterLimit: Slab<Int>
+    private let bestRide: TimeSlab
+    private let bestWalk: TimeSlab
+    private let bestEnter: TimeSlab
+    private let enterLimit: TimeSlab
     private let patternStart: Slab<Int32>
     private let rounds: Int
     /// The search run the other way whose answer this one shows (nil: none): a label of round j

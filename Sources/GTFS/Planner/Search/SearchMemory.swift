@@ -4,15 +4,15 @@
 final class SearchMemory {
     let stopCount: Int
     private(set) var roundCapacity = 0
-    private(set) var rideLabels = Slab<Int>(count: 0, fill: JourneySearch.unreached)
-    private(set) var walkLabels = Slab<Int>(count: 0, fill: JourneySearch.unreached)
+    private(set) var rideLabels = TimeSlab(count: 0)
+    private(set) var walkLabels = TimeSlab(count: 0)
     private(set) var rideParents = Slab<JourneySearch.RideParent>(count: 0, fill: .init())
     private(set) var walkParents = Slab<JourneySearch.WalkParent>(count: 0, fill: .init())
     private(set) var enteredFromWalk = Slab<Bool>(count: 0, fill: false)
-    let bestRide: Slab<Int>
-    let bestWalk: Slab<Int>
-    let bestEnter: Slab<Int>
-    let enterLimit: Slab<Int>
+    let bestRide: TimeSlab
+    let bestWalk: TimeSlab
+    let bestEnter: TimeSlab
+    let enterLimit: TimeSlab
     /// Per pattern number, the position a round starts scanning it at (−1: not marked).
     let patternStart: Slab<Int32>
     /// Round cells (round × stops + stop) and stops written since the last reset (appended to
@@ -22,10 +22,10 @@ final class SearchMemory {
 
     init(stopCount: Int, patternCount: Int) {
         self.stopCount = stopCount
-        bestRide = Slab(count: stopCount, fill: JourneySearch.unreached)
-        bestWalk = Slab(count: stopCount, fill: JourneySearch.unreached)
-        bestEnter = Slab(count: stopCount, fill: JourneySearch.unreached)
-        enterLimit = Slab(count: stopCount, fill: JourneySearch.unreached)
+        bestRide = TimeSlab(count: stopCount)
+        bestWalk = TimeSlab(count: stopCount)
+        bestEnter = TimeSlab(count: stopCount)
+        enterLimit = TimeSlab(count: stopCount)
         patternStart = Slab(count: patternCount, fill: -1)
     }
 
@@ -33,8 +33,8 @@ final class SearchMemory {
     func prepare(rounds: Int) {
         guard rounds + 1 > roundCapacity else { return }
         let count = (rounds + 1) * stopCount
-        rideLabels = Slab(count: count, fill: JourneySearch.unreached)
-        walkLabels = Slab(count: count, fill: JourneySearch.unreached)
+        rideLabels = TimeSlab(count: count)
+        walkLabels = TimeSlab(count: count)
         rideParents = Slab(count: count, fill: .init())
         walkParents = Slab(count: count, fill: .init())
         enteredFromWalk = Slab(count: count, fill: false)
@@ -61,22 +61,38 @@ final class SearchMemory {
 }
 
 extension JourneySearch {
-    /// How a ride label was reached: the run ridden (pattern −1: not reached by a ride).
+    /// How a ride label was reached: the run ridden (pattern −1: not reached by a ride). All
+    /// zero bytes when not reached (the pattern is kept plus one), for `Slab`'s zeroed pages.
     struct RideParent {
-        var pattern: Int32 = -1
+        private var patternPlusOne: Int32 = 0
         var run: Int32 = 0
         var enter: Int32 = 0
         var leave: Int32 = 0
         var day: Int32 = 0
+        var pattern: Int32 { patternPlusOne - 1 }
+
+        init() {}
+
+        init(pattern: Int32, run: Int32, enter: Int32, leave: Int32, day: Int32) {
+            (patternPlusOne, self.run, self.enter, self.leave, self.day) = (pattern + 1, run, enter, leave, day)
+        }
     }
 
     /// How a walk label was reached: from a stop, from the point the search starts at
-    /// (`fromPoint`), or as a source (`source`); `none` when not reached.
+    /// (`fromPoint`), or as a source (`source`); `none` when not reached. All zero bytes when not
+    /// reached (`from` is kept less `none`), for `Slab`'s zeroed pages.
     struct WalkParent {
         static let none: Int32 = -3
         static let source: Int32 = -2
         static let fromPoint: Int32 = -1
-        var from: Int32 = WalkParent.none
+        private var fromLessNone: Int32 = 0
         var seconds: Int32 = 0
+        var from: Int32 { fromLessNone + WalkParent.none }
+
+        init() {}
+
+        init(from: Int32, seconds: Int32) {
+            (fromLessNone, self.seconds) = (from - WalkParent.none, seconds)
+        }
     }
 }
