@@ -80,43 +80,30 @@ struct PackedReader {
         return buffer[offset]
     }
 
-    /// `count` 4-byte integers in one copy.
-    mutating func int32s(_ count: Int) throws -> [Int32] {
-        guard hasBytes(count * 4) else { throw Truncated() }
+    /// `count` little-endian integers of `Stored`'s width, as `Value`s (`Int64`s as `Int`s, say),
+    /// in one pass over the buffer.
+    mutating func integers<Stored: FixedWidthInteger, Value: FixedWidthInteger>(_ count: Int, of stored: Stored.Type,
+                                                                                  as value: Value.Type) throws -> [Value] {
+        let width = MemoryLayout<Stored>.size
+        guard hasBytes(count * width) else { throw Truncated() }
         let start = offset
-        offset += count * 4
-        return [Int32](unsafeUninitializedCapacity: count) { values, initialized in
+        offset += count * width
+        return [Value](unsafeUninitializedCapacity: count) { values, initialized in
             for index in 0..<count {
-                values[index] = Int32(littleEndian: buffer.loadUnaligned(fromByteOffset: start + index * 4, as: Int32.self))
+                values[index] = Value(truncatingIfNeeded: Stored(littleEndian: buffer.loadUnaligned(fromByteOffset: start + index * width, as: Stored.self)))
             }
             initialized = count
         }
     }
 
-    /// `count` 2-byte unsigned integers in one copy.
-    mutating func uint16s(_ count: Int) throws -> [UInt16] {
-        guard hasBytes(count * 2) else { throw Truncated() }
-        let start = offset
-        offset += count * 2
-        return [UInt16](unsafeUninitializedCapacity: count) { values, initialized in
-            for index in 0..<count {
-                values[index] = UInt16(littleEndian: buffer.loadUnaligned(fromByteOffset: start + index * 2, as: UInt16.self))
-            }
-            initialized = count
-        }
+    /// `count` little-endian integers of `Stored`'s width.
+    mutating func integers<Stored: FixedWidthInteger>(_ count: Int, of stored: Stored.Type) throws -> [Stored] {
+        try integers(count, of: stored, as: stored)
     }
 
-    /// `count` 8-byte integers as `Int`s.
-    mutating func ints(_ count: Int) throws -> [Int] {
-        guard hasBytes(count * 8) else { throw Truncated() }
-        let start = offset
-        offset += count * 8
-        return [Int](unsafeUninitializedCapacity: count) { values, initialized in
-            for index in 0..<count {
-                values[index] = Int(Int64(littleEndian: buffer.loadUnaligned(fromByteOffset: start + index * 8, as: Int64.self)))
-            }
-            initialized = count
-        }
+    /// `count` reals (IEEE 754 bits, 8 little-endian bytes each) in one pass.
+    mutating func doubles(_ count: Int) throws -> [Double] {
+        try integers(count, of: UInt64.self).map(Double.init(bitPattern:))
     }
 
     /// `count` single bytes.

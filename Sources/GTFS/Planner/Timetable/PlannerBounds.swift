@@ -38,7 +38,7 @@ final class PlannerBounds {
         guard try reader.uint32() == PlannerBounds.version else { return nil }
         cellCount = Int(try reader.uint32())
         walkLimit = try reader.double()
-        cellOfStop = try reader.uint16s(Int(try reader.uint32()))
+        cellOfStop = try reader.integers(Int(try reader.uint32()), of: UInt16.self)
     }
 
     /// Per cell, the seconds a search adds to a label there (`remaining`): the least bound from

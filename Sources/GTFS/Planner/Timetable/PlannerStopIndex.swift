@@ -86,13 +86,15 @@ struct PlannerStopIndex: Sendable {
         var reader = PackedReader(bytes)
         let count = Int(try reader.uint32())
         guard reader.hasBytes(count * 21 + 4) else { throw PackedReader.Truncated() }
-        latitudes = try (0..<count).map { _ in try reader.double() }
-        longitudes = try (0..<count).map { _ in try reader.double() }
-        parents = try reader.int32s(count)
+        latitudes = try reader.doubles(count)
+        longitudes = try reader.doubles(count)
+        parents = try reader.integers(count, of: Int32.self)
         locationTypes = try reader.bytes(count)
-        offsets = try (0...count).map { _ in try reader.uint32() }
-        let callCount = Int(offsets[count])
-        guard reader.hasBytes(callCount * 8) else { throw PackedReader.Truncated() }
-        calls = try (0..<callCount).map { _ in (try reader.uint32(), try reader.uint32()) }
+        offsets = try reader.integers(count + 1, of: UInt32.self)
+        let pairs = try reader.integers(2 * Int(offsets[count]), of: UInt32.self)
+        calls = [(pattern: UInt32, position: UInt32)](unsafeUninitializedCapacity: pairs.count / 2) { calls, initialized in
+            for index in 0..<pairs.count / 2 { calls[index] = (pairs[2 * index], pairs[2 * index + 1]) }
+            initialized = pairs.count / 2
+        }
     }
 }

@@ -281,7 +281,7 @@ final class PlannerTimetable {
     func boundRow(part: Int, id: Int) throws -> [UInt16] {
         try readBoundRow(part: part, id: id) { bytes in
             var reader = PackedReader(bytes)
-            return try reader.uint16s(bytes.count / 2)
+            return try reader.integers(bytes.count / 2, of: UInt16.self)
         } ?? []
     }
 

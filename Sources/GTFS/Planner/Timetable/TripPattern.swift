@@ -95,10 +95,10 @@ final class TripPattern: @unchecked Sendable {
         // Counts read from a damaged row may be huge: their product is checked before it is used.
         let (cells, overflow) = stopCount.multipliedReportingOverflow(by: runCount)
         guard !overflow, cells <= stored.count, reader.hasBytes(stopCount * 9 + runCount * 16 + cells * 8) else { throw PackedReader.Truncated() }
-        stops = try reader.ints(stopCount)
+        stops = try reader.integers(stopCount, of: Int64.self, as: Int.self)
         permissions = try reader.bytes(stopCount)
-        trips = try reader.ints(runCount)
-        services = try reader.ints(runCount)
+        trips = try reader.integers(runCount, of: Int64.self, as: Int.self)
+        services = try reader.integers(runCount, of: Int64.self, as: Int.self)
         let times = stored.baseAddress.map { UnsafeRawPointer($0) + reader.offset }
         scanned = ScannedPattern(permissions: permissions, runCount: runCount, storedTimes: times)
     }
