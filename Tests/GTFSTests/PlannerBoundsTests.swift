@@ -93,33 +93,12 @@ final class PlannerBoundsTests: XCTestCase {
         let whole = try JourneyPlanner(transit: transit)
         whole.prunesWithBounds = false
         XCTAssertNotNil(try pruned.timetable.bounds(part: 0), "the import stored bounds", file: file, line: line)
-        let stops = try transit.database.fetch(FetchRequest<Stop>().filter(Stop.boardingPoints()))
-            .filter { $0.latitude != nil && $0.longitude != nil }
-        let zone = transit.feeds[0].timeZone
-        let dates = try XCTUnwrap(transit.feeds[0].serviceDates)
-        var random = SeededNumbers(seed: UInt64(questions) &* 104_729 &+ UInt64(stops.count))
+        let asked = try SeededJourneyQuestion.make(count: questions, seed: UInt64(questions) &* 104_729, transit: transit, planner: whole,
+                                                   walks: [100, 500, 1000], rides: { _ in 8 }, pointOffset: 0.002)
         var (answers, prunedScans, wholeScans) = (0, 0, 0)
-        for index in 0..<questions {
-            let from = stops[random.below(stops.count)], to = stops[random.below(stops.count)]
-            let span = max(dates.upperBound.dayNumber - dates.lowerBound.dayNumber, 1)
-            var date = dates.lowerBound
-            for _ in 0..<1000 {
-                date = dates.lowerBound.adding(days: random.below(span))
-                if try !whole.timetable.services(part: 0, on: date).mask.isEmpty { break }
-            }
-            let time = zone.instant(ofLocal: date, hour: 5 + random.below(18), minute: random.below(60), second: 0)
-            var options = JourneyOptions()
-            options.maximumWalk = [100, 500, 1000][index % 3]
-            options.maximumRides = 8
-            let places = (index / 2) % 3
-            let origin: JourneyPlace = places == 1 ? .point(latitude: from.latitude! + 0.002, longitude: from.longitude!) : .stops(keys: [from.key])
-            let destination: JourneyPlace = places == 2 ? .point(latitude: to.latitude!, longitude: to.longitude! + 0.002) : .stops(keys: [to.key])
-            func ask(_ planner: JourneyPlanner) throws -> [Journey] {
-                index % 2 == 0 ? try planner.plan(from: origin, to: destination, at: time, options: options)
-                               : try planner.plan(from: origin, to: destination, arrivingBy: time, options: options)
-            }
-            let expected = try ask(whole), found = try ask(pruned)
-            XCTAssertEqual(found, expected, "question \(index): \(from.stopID) → \(to.stopID) at \(time)", file: file, line: line)
+        for (index, question) in asked.enumerated() {
+            let expected = try question.answers(of: whole), found = try question.answers(of: pruned)
+            XCTAssertEqual(found, expected, "question \(index): \(question.description)", file: file, line: line)
             answers += expected.count
             prunedScans += pruned.lastCounters.routesScanned
             wholeScans += whole.lastCounters.routesScanned
