@@ -8,7 +8,7 @@ TESTFLAGS := -c release -Xswiftc -enable-testing --scratch-path .build-test
 BIN       := .build/release/transit
 DEMO_DB   := demo.sqlite
 
-.PHONY: setup build test demo install uninstall man bench bench-import bench-queries bench-list bench-feeds bench-batch bench-realtime bench-plan bench-serve bench-national realtime-proto faults fuzz fuzz-predicate sanitize clean
+.PHONY: setup build test demo install uninstall man bench bench-import bench-queries bench-list bench-feeds bench-batch bench-realtime bench-plan bench-serve bench-national bench-postgres realtime-proto faults fuzz fuzz-predicate sanitize clean
 
 # transit itself is one static executable (see Package.swift); the helpers link the Swift
 # runtime statically. Generic types are made by their metadata accessors rather than from mangled
@@ -30,9 +30,11 @@ setup:
 build: setup
 	TRANSIT_STATIC=1 $(SWIFT) build -c release --static-swift-stdlib $(ACCESSORS)
 
+# The tests run beside a throwaway PostgreSQL primary and hot standby (scripts/with-postgres.sh; the
+# PostgreSQL tests skip, saying so, where it is not installed).
 test: setup
 	$(SWIFT) build $(TESTFLAGS)
-	$(SWIFT) test $(TESTFLAGS) --disable-swift-testing
+	scripts/with-postgres.sh $(SWIFT) test $(TESTFLAGS) --disable-swift-testing
 
 demo: build
 	$(BIN) import data/lindenau --db $(DEMO_DB)
@@ -55,14 +57,14 @@ demo: build
 	@echo '$$ transit plan HBF STR --at "2026-03-02 07:55"'
 	@$(BIN) plan HBF STR --at "2026-03-02 07:55" --db $(DEMO_DB)
 
-# Installs the four programs (transit runs transit-import, transit-realtime and transit-serve from beside
+# Installs the five programs (transit runs transit-import, transit-postgres, transit-realtime and transit-serve from beside
 # itself), the manual pages of man/ and the completion scripts transit writes for bash, zsh and
 # fish: `make install PREFIX=~/.local`; DESTDIR stages a package. RELEASE names another build's
 # folder to install from (the tests install theirs without building this one).
 PREFIX   ?= /usr/local
 DESTDIR  ?=
 RELEASE  ?= .build/release
-PROGRAMS := transit transit-import transit-realtime transit-serve
+PROGRAMS := transit transit-import transit-postgres transit-realtime transit-serve
 BINDIR   := $(DESTDIR)$(PREFIX)/bin
 MANDIR   := $(DESTDIR)$(PREFIX)/share/man/man1
 BASHDIR  := $(DESTDIR)$(PREFIX)/share/bash-completion/completions
@@ -132,6 +134,10 @@ bench-serve: build
 # The national feed (100 cities joined by rail): import, plan across the country, reach, nearby vs ×10, nigiri; ~15 min, not in `bench`.
 bench-national: build
 	scripts/bench-national.sh
+
+# PostgreSQL: the large feed imported into a file and into a primary (with a hot standby), in turn.
+bench-postgres: build
+	scripts/bench-postgres.sh
 
 # Reading a GTFS-Realtime message of 2,000 trip updates (40,000 stop time updates) into the large feed.
 bench-realtime: build

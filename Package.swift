@@ -29,10 +29,16 @@ let package = Package(
             pkgConfig: "sqlite3",
             providers: [.apt(["libsqlite3-dev"])]
         ),
+        // The system libpq (apt: libpq-dev), PostgreSQL's own client: synchronous like SQLite's API
+        // (docs/architecture.md says why it was chosen over postgres-nio).
+        .systemLibrary(name: "CPostgres", pkgConfig: "libpq", providers: [.apt(["libpq-dev"])]),
         // The system zlib (apt: zlib1g-dev), for transit-serve's gzip answers.
         .systemLibrary(name: "CGzip", pkgConfig: "zlib", providers: [.apt(["zlib1g-dev"])]),
         // Fetch requests over SQLite: knows SQL and SQLite, nothing of transit.
         .target(name: "FetchRequest", dependencies: ["CSQLite"]),
+        // The PostgreSQL store: a transit SQLite file stored on a server and swapped in atomically,
+        // and read back. Linked only into transit-postgres, so the query commands never load libpq.
+        .target(name: "PostgresStore", dependencies: ["FetchRequest", "CPostgres"]),
         // GTFS: reading feeds, the schema, the importer and the rider queries. No Foundation.
         .target(name: "GTFS", dependencies: ["FetchRequest"]),
         // Zip archives as feed sources. ZIPFoundation needs all of Foundation (and ICU), so it lives
@@ -75,6 +81,9 @@ let package = Package(
         // The import engine `transit import` runs (not meant to be called directly); it downloads
         // feeds from URLs.
         .executableTarget(name: "transit-import", dependencies: ["GTFS", "GTFSZip", "HTTPDownload"]),
+        // The PostgreSQL helper `transit import --db postgres://…` runs (not meant to be called
+        // directly): imports through transit-import into a scratch file, then stores it on the server.
+        .executableTarget(name: "transit-postgres", dependencies: ["GTFS", "PostgresStore"]),
         // The realtime reader `transit realtime` runs (not meant to be called directly).
         .executableTarget(name: "transit-realtime", dependencies: ["GTFS", "GTFSRealtime", "HTTPDownload"]),
         // The HTTP server `transit serve` runs: the commands' questions as a JSON API, and pages (a
@@ -106,7 +115,7 @@ let package = Package(
         .testTarget(name: "TransitServerTests", dependencies: ["TransitServer", "TransitCommands", "GTFS", "FetchRequest", "TestSupport",
                                                                .product(name: "ArgumentParser", package: "swift-argument-parser"),
                                                                .product(name: "NIOCore", package: "swift-nio"), .product(name: "NIOHTTP1", package: "swift-nio")]),
-        .testTarget(name: "TransitCLITests", dependencies: ["TestSupport", "GTFS", "GTFSRealtime", .product(name: "SwiftProtobuf", package: "swift-protobuf")]),
+        .testTarget(name: "TransitCLITests", dependencies: ["TestSupport", "GTFS", "GTFSRealtime", "PostgresStore", .product(name: "SwiftProtobuf", package: "swift-protobuf")]),
     ]
 )
 

@@ -1,4 +1,5 @@
 import ArgumentParser
+import FetchRequest
 import GTFS
 #if canImport(Glibc)
 import Glibc
@@ -17,6 +18,7 @@ struct ImportCommand: ParsableCommand {
         abstract: "Add a GTFS feed (.zip or folder) to the database, or replace the feed of the same name.",
         discussion: """
             A database holds any number of feeds. The feed is stored under --feed NAME (default: the file or folder name without extension, lowercased, other characters than a-z 0-9 - _ turned into -); importing under a name the database has replaces that feed, and the other feeds are not touched. All or nothing: on any error, Ctrl-C or kill -9, the database holds exactly the feeds it held before. Rows that reference unknown stops or trips, and duplicate ids, are skipped and counted in the summary.
+            With --db postgres://USER@HOST:PORT/DB (or $TRANSIT_DB), the feeds are stored on a PostgreSQL server instead, swapped in atomically for its readers and hot standbys (docs/postgres.md).
             From a URL, the feed is downloaded to a temporary file beside the database (redirects followed, --header sent) and imported; the URL and the server's ETag/Last-Modified are recorded, so `transit import --feed NAME` with no source downloads it again only when it changed.
             Files in UTF-8, UTF-16 (with a byte-order mark) and Windows-1252/Latin-1 are read as they are; --encoding forces one.
             Examples: transit import vilnius.zip
@@ -67,8 +69,10 @@ struct ImportCommand: ParsableCommand {
     }
 
     func run() throws {
-        let engine = try helperPath("transit-import")
-        var arguments = [engine] + (source.map { [$0] } ?? []) + ["--db", database.path, "--feed", feedName]
+        // On a PostgreSQL server, transit-postgres runs transit-import on a scratch file and stores it.
+        let onServer = StoreLocation.isPostgres(database.path)
+        let engine = try helperPath(onServer ? "transit-postgres" : "transit-import")
+        var arguments = [engine] + (onServer ? ["import"] : []) + (source.map { [$0] } ?? []) + ["--db", database.path, "--feed", feedName]
         for header in header { arguments += ["--header", header] }
         if let encoding { arguments += ["--encoding", TextEncoding(name: encoding)!.rawValue] }
         if quiet { arguments.append("--quiet") }

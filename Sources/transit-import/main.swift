@@ -2,9 +2,11 @@
 // program in its own place (exec), so only imports load ZIPFoundation and Foundation.
 //
 //     transit-import [SOURCE] --db PATH --feed NAME [--encoding E] [--header "N: V"]... [--quiet] [--timings]
+//                    [--shown-db NAME]
 //
 // SOURCE is a .zip, a folder or an http(s) URL; without it, the feed's recorded source is imported
-// again (a URL only when it changed).
+// again (a URL only when it changed). --shown-db names the database in messages in place of PATH:
+// transit-postgres imports into a scratch file and shows the server's URL.
 import Foundation
 import GTFS
 import GTFSZip
@@ -14,7 +16,8 @@ import Glibc
 #endif
 
 var source: String?
-var database = "transit.sqlite"
+nonisolated(unsafe) var database = "transit.sqlite"
+nonisolated(unsafe) var shownDatabase: String?
 var feedName: String?
 var encoding: TextEncoding?
 var headers: [(name: String, value: String)] = []
@@ -26,6 +29,7 @@ while let argument = arguments.popFirst() {
     case "--db":
         guard let value = arguments.popFirst() else { break }
         database = value
+    case "--shown-db": shownDatabase = arguments.popFirst()
     case "--feed": feedName = arguments.popFirst()
     case "--encoding": encoding = arguments.popFirst().flatMap(TextEncoding.init(name:))
     case "--header":
@@ -39,6 +43,7 @@ while let argument = arguments.popFirst() {
 }
 
 func fail(_ message: String, code: Int32 = 1) -> Never {
+    let message = shownDatabase.map { message.replacingOccurrences(of: database, with: $0) } ?? message
     writeToStandardError("Error: \(message)\n")
     exit(code)
 }
@@ -113,7 +118,7 @@ do {
     }
     let report = try importer.run()
     progress?.clear()
-    if !quiet { writeToStandardOutput(ImportSummary(report: report, databasePath: database, showTimings: timings).text + "\n") }
+    if !quiet { writeToStandardOutput(ImportSummary(report: report, databasePath: shownDatabase ?? database, showTimings: timings).text + "\n") }
 } catch let interrupted as Interrupted {
     // Rolled back: the database holds the feeds it held. Exit as the signal would have.
     progress?.clear()

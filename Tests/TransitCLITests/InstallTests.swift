@@ -47,7 +47,7 @@ final class InstallTests: XCTestCase {
         let pages = files(under: Paths.projectRoot + "/man")
         XCTAssertTrue(pages.contains("transit.1"), "\(pages)")
         for subcommand in subcommands { XCTAssertTrue(pages.contains("transit-\(subcommand).1"), "a page for \(subcommand): \(pages)") }
-        let expected = ["bin/transit", "bin/transit-import", "bin/transit-realtime", "bin/transit-serve", "share/bash-completion/completions/transit",
+        let expected = ["bin/transit", "bin/transit-import", "bin/transit-postgres", "bin/transit-realtime", "bin/transit-serve", "share/bash-completion/completions/transit",
                         "share/fish/vendor_completions.d/transit.fish", "share/zsh/site-functions/_transit"]
             + pages.map { "share/man/man1/" + $0 }
         XCTAssertEqual(files(under: prefix), expected.sorted())

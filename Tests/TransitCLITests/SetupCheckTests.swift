@@ -83,14 +83,14 @@ final class SetupCheckTests: XCTestCase {
         XCTAssertEqual(run.stderr, "")
         let queries = loggedCommands().filter { $0.hasPrefix("dpkg-query") }
         XCTAssertEqual(queries.count, 1, "one dpkg-query for all the packages: \(queries)")
-        XCTAssertTrue(queries.first?.hasSuffix(" libsqlite3-dev zlib1g-dev libcurl4-openssl-dev libcurl4-gnutls-dev pkg-config tzdata make sqlite3 python3 man-db chromium") == true,
+        XCTAssertTrue(queries.first?.hasSuffix(" libsqlite3-dev zlib1g-dev libcurl4-openssl-dev libcurl4-gnutls-dev libpq-dev pkg-config tzdata make sqlite3 python3 postgresql-15 postgresql man-db chromium") == true,
                       "the build's and the tests' packages, from scripts/system-packages.txt: \(queries)")
     }
 
     func testWithoutAptItNamesWhatItNeedsAndHowToSkipTheCheck() throws {
         let run = try check(missing: nil)
         XCTAssertEqual(run.status, 1)
-        XCTAssertEqual(run.stderr, "transit setup: no dpkg-query/apt-get here to check the system packages; transit needs: SQLite 3 development files, zlib development files, libcurl development files, pkg-config, time zone data (Debian names in scripts/system-packages.txt); install them, then skip this check with TRANSIT_SKIP_SETUP=1 (e.g. TRANSIT_SKIP_SETUP=1 make test)\n")
+        XCTAssertEqual(run.stderr, "transit setup: no dpkg-query/apt-get here to check the system packages; transit needs: SQLite 3 development files, zlib development files, libcurl development files, PostgreSQL's client library, pkg-config, time zone data (Debian names in scripts/system-packages.txt); install them, then skip this check with TRANSIT_SKIP_SETUP=1 (e.g. TRANSIT_SKIP_SETUP=1 make test)\n")
         let skipped = try check(missing: nil, environment: ["TRANSIT_SKIP_SETUP": "1"])
         XCTAssertEqual(skipped.status, 0, skipped.stderr)
         XCTAssertEqual(skipped.stderr, "")

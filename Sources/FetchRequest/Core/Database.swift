@@ -37,6 +37,7 @@ public final class Database {
     ///
     /// A read-only open of a missing file fails instead of creating one.
     public init(path: String, mode: Mode) throws {
+        if StoreLocation.isPostgres(path) { throw StoreNotSupported(location: StoreLocation.redacted(path)) }
         _ = Database.configured
         var pointer: OpaquePointer?
         let flags: Int32

@@ -20,3 +20,10 @@ extension Row {
         return try body(UnsafeRawBufferPointer(start: pointer, count: pointer == nil ? 0 : length))
     }
 }
+
+extension Row {
+    /// Whether column `index` holds a BLOB.
+    public func isBlob(_ index: Int) -> Bool {
+        sqlite3_column_type(statement.handle, Int32(index)) == SQLITE_BLOB
+    }
+}

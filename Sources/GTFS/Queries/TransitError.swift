@@ -1,3 +1,4 @@
+import FetchRequest
 /// Why a query could not run, said so the user knows what to do next.
 public enum TransitError: Error, CustomStringConvertible, Equatable {
     /// There is no file at the database path.
@@ -44,6 +45,8 @@ public enum TransitError: Error, CustomStringConvertible, Equatable {
 
     public var description: String {
         switch self {
+        case .noDatabase(let path) where StoreLocation.isPostgres(path):
+            return StoreNotSupported(location: StoreLocation.redacted(path)).description
         case .noDatabase(let path):
             return "no database at \(path): run `transit import FEED` first (or give --db PATH)"
         case .unfinishedChange(let path):

@@ -1,0 +1,83 @@
+import FetchRequest
+
+/// The tables and indexes of a transit SQLite file, as PostgreSQL is to hold them.
+///
+/// The layout is read from the file, not declared again here: whatever `transit import` writes
+/// (the feeds' own tables, the per-feed stop times, the planner's timetables) reaches PostgreSQL
+/// column for column, and the file's own `CREATE` statements are kept beside the rows
+/// (`sqlite_schema`), so the same file can be made again from the server.
+struct SQLiteLayout {
+    /// One object of `sqlite_master` with its `CREATE` statement.
+    struct Object {
+        let type: String
+        let name: String
+        let table: String
+        let sql: String
+    }
+
+    /// One column of a table, as `PRAGMA table_info` describes it.
+    struct Column {
+        let name: String
+        let declaredType: String
+        let notNull: Bool
+        let defaultValue: String?
+        /// Its place in the primary key (1-based), 0 when not part of it.
+        let primaryKeyPosition: Int
+
+        /// The PostgreSQL type holding what SQLite stores under `declaredType` (SQLite's rules of
+        /// affinity): 64-bit integers (feed keys are feed·2³² + n), doubles, text ordered byte
+        /// for byte as SQLite's BINARY collation, and bytes.
+        var postgresType: String {
+            let type = declaredType.uppercased()
+            if type.contains("INT") { return "bigint" }
+            if type.contains("CHAR") || type.contains("CLOB") || type.contains("TEXT") { return "text COLLATE \"C\"" }
+            if type.contains("BLOB") || type.isEmpty { return "bytea" }
+            return "double precision"
+        }
+
+        var isBytes: Bool { postgresType == "bytea" }
+        var isInteger: Bool { postgresType == "bigint" }
+        var isReal: Bool { postgresType == "double precision" }
+    }
+
+    /// Tables first, then indexes, in the file's order; SQLite's own (`sqlite_stat1`, automatic
+    /// indexes) are left out: PostgreSQL keeps its own statistics.
+    let objects: [Object]
+
+    init(of database: Database) throws {
+        var objects: [Object] = []
+        let statement = try database.makeStatement("""
+            SELECT type, name, tbl_name, sql FROM sqlite_master
+            WHERE sql IS NOT NULL AND name NOT LIKE 'sqlite\\_%' ESCAPE '\\' AND type IN ('table', 'index')
+            ORDER BY type = 'index', rowid
+            """)
+        while try statement.step() {
+            let row = statement.row
+            objects.append(Object(type: row.string(0), name: row.string(1), table: row.string(2), sql: row.string(3)))
+        }
+        self.objects = objects
+    }
+
+    init(objects: [Object]) { self.objects = objects }
+
+    var tables: [Object] { objects.filter { $0.type == "table" } }
+    var indexes: [Object] { objects.filter { $0.type == "index" } }
+
+    /// The columns of `table` in `database`, in order.
+    static func columns(of table: String, in database: Database) throws -> [Column] {
+        let statement = try database.makeStatement("SELECT name, type, \"notnull\", dflt_value, pk FROM pragma_table_info(?)")
+        try statement.bind(.text(table), at: 1)
+        var columns: [Column] = []
+        while try statement.step() {
+            let row = statement.row
+            columns.append(Column(name: row.string(0), declaredType: row.string(1), notNull: row.int(2) != 0,
+                                  defaultValue: row.optionalString(3), primaryKeyPosition: row.int(4)))
+        }
+        return columns
+    }
+}
+
+/// `name` as a quoted SQL identifier (both dialects quote with double quotes).
+func quoted(_ name: String) -> String {
+    "\"" + name.split(separator: "\"", omittingEmptySubsequences: false).joined(separator: "\"\"") + "\""
+}

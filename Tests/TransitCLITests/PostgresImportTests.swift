@@ -1,0 +1,239 @@
+import XCTest
+import Foundation
+import FetchRequest
+import PostgresStore
+import TestSupport
+
+/// `transit import --db postgres://…` on a real primary and its hot standby (scripts/with-postgres.sh
+/// starts both for `make test` and CI): the store holds what the file holds, the standby replays
+/// it, the swap is atomic under readers, and a killed import leaves the previous feeds.
+final class PostgresImportTests: XCTestCase {
+    private var directory: TemporaryDirectory!
+    private var primary = ""
+    private var standby = ""
+
+    override func setUpWithError() throws {
+        let environment = ProcessInfo.processInfo.environment
+        guard let primary = environment["TRANSIT_TEST_POSTGRES"], let standby = environment["TRANSIT_TEST_POSTGRES_STANDBY"] else {
+            if environment["CI"] == "true" { XCTFail("TRANSIT_TEST_POSTGRES is not set under CI=true: run the tests through scripts/with-postgres.sh") }
+            throw XCTSkip("no PostgreSQL servers (TRANSIT_TEST_POSTGRES, TRANSIT_TEST_POSTGRES_STANDBY; make test starts them): the PostgreSQL tests are skipped")
+        }
+        self.primary = primary
+        self.standby = standby
+        directory = TemporaryDirectory()
+        // Each test starts from a server without feeds.
+        try PostgresConnection(url: primary).execute("DROP SCHEMA IF EXISTS transit CASCADE")
+    }
+
+    override func tearDown() { directory = nil }
+
+    private func transitImport(_ source: String, _ extra: [String] = [], db: String) throws {
+        let run = try CommandRun.transit(["import", source, "--db", db] + extra, timeout: 600)
+        XCTAssertEqual(run.status, 0, run.stderr)
+    }
+
+    /// Waits until the standby has replayed everything the primary has committed (its replay LSN
+    /// passes the primary's current one).
+    private func waitForStandby() throws {
+        let lsn = try XCTUnwrap(try PostgresConnection(url: primary).value("SELECT pg_current_wal_lsn()"))
+        let replica = try PostgresConnection(url: standby)
+        for _ in 0..<6000 {
+            if try replica.value("SELECT pg_last_wal_replay_lsn() >= $1::pg_lsn", [lsn]) == "t" { return }
+            usleep(10_000)
+        }
+        XCTFail("the standby did not replay \(lsn)")
+    }
+
+    /// Every table of the file at `path`, each row as text (blobs in hex), sorted; the feeds' import
+    /// time is left out (two imports never share it).
+    private func tables(ofSQLiteFileAt path: String) throws -> [String: [String]] {
+        let database = try Database(path: path, mode: .readOnly)
+        let names = try database.makeStatement("SELECT name FROM sqlite_master WHERE type = 'table' AND name NOT LIKE 'sqlite%'")
+        var tables: [String: [String]] = [:]
+        while try names.step() {
+            let table = names.row.string(0)
+            let rows = try database.makeStatement("SELECT * FROM \"\(table)\"")
+            var lines: [String] = []
+            while try rows.step() {
+                let row = rows.row
+                lines.append((0..<row.count).map { index -> String in
+                    if row.columnNames[index] == "imported_at" { return "-" }
+                    if row.isBlob(index) { return row.withBlob(index) { $0.map { String($0, radix: 16) }.joined() } }
+                    return row.value(index).literalDescription
+                }.joined(separator: "|"))
+            }
+            tables[table] = lines.sorted()
+        }
+        return tables
+    }
+
+    /// Reads the feeds a server holds back into an SQLite file.
+    private func snapshot(of url: String) throws -> String {
+        let path = directory.file("snapshot-\(UUID().uuidString).sqlite")
+        _ = try StoreSnapshot(connection: PostgresConnection(url: url)).write(toSQLiteFileAt: path)
+        return path
+    }
+
+    func testImportsAddAndReplaceFeedsOnTheServerExactlyAsInTheFileAndTheStandbyReplaysThem() throws {
+        guard let nevada = Paths.sharedFeed("sample_gtfs.zip") else {
+            if ProcessInfo.processInfo.environment["CI"] == "true" { XCTFail("../shared/feeds/sample_gtfs.zip is absent under CI=true") }
+            throw XCTSkip("../shared/feeds/sample_gtfs.zip is absent: the PostgreSQL import test is skipped")
+        }
+        let file = directory.file("transit.sqlite")
+        // Add a feed, add a second one, then replace the first: the same three imports on both stores.
+        for source in [Paths.demoFeed, nevada, Paths.demoFeed] {
+            try transitImport(source, ["--quiet"], db: file)
+            try transitImport(source, ["--quiet"], db: primary)
+        }
+        let expected = try tables(ofSQLiteFileAt: file)
+        XCTAssertTrue(expected.keys.contains { $0.hasPrefix("planner_") }, "the planner's timetables (blobs) are among the tables compared")
+        XCTAssertEqual(try tables(ofSQLiteFileAt: snapshot(of: primary)), expected)
+        try waitForStandby()
+        XCTAssertEqual(try tables(ofSQLiteFileAt: snapshot(of: standby)), expected)
+    }
+
+    func testTheSummaryNamesTheServerWithoutItsPassword() throws {
+        let run = try CommandRun.transit(["import", Paths.demoFeed, "--db", primary])
+        XCTAssertEqual(run.status, 0, run.stderr)
+        XCTAssertTrue(run.stdout.hasPrefix("Imported feed lindenau into \(primary) in "), run.stdout)
+        XCTAssertTrue(run.stdout.contains("Stored on \(primary): "), run.stdout)
+        XCTAssertFalse(run.stdout.contains("transit.sqlite"), "the scratch file is never named: \(run.stdout)")
+    }
+
+    func testAnImportAgainstTheStandbyIsRefusedWithOneClearLine() throws {
+        let run = try CommandRun.transit(["import", Paths.demoFeed, "--db", standby])
+        XCTAssertEqual(run.status, 1)
+        XCTAssertEqual(run.stderr, "Error: \(standby) is a read-only hot standby; point `transit import` at the primary server\n")
+    }
+
+    func testAQueryCommandOnAServerSaysItReadsOnlyFilesSoFar() throws {
+        try transitImport(Paths.demoFeed, ["--quiet"], db: primary)
+        for arguments in [["nearby", "52.5249", "13.3692"], ["search", "lodz"], ["feeds"]] {
+            let run = try CommandRun.transit(arguments + ["--db", primary])
+            XCTAssertEqual(run.status, 1, "\(arguments): \(run.stdout)")
+            XCTAssertTrue(run.stderr.hasPrefix("Error: \(primary) is a PostgreSQL server: "), "\(arguments): \(run.stderr)")
+            XCTAssertEqual(run.stderr.filter { $0 == "\n" }.count, 1, run.stderr)
+        }
+    }
+
+    /// What a reader sees: the stop count the feeds table records for feed `x`, and the stops there are.
+    private static let readerQuestion = "SELECT (SELECT stops FROM transit.feeds WHERE name = 'x'), (SELECT count(*) FROM transit.stops)"
+
+    func testReadersOfTheStandbySeeTheOldFeedOrTheNewOneWhileThePrimaryReimports() throws {
+        guard let nevada = Paths.sharedFeed("sample_gtfs.zip") else {
+            if ProcessInfo.processInfo.environment["CI"] == "true" { XCTFail("../shared/feeds/sample_gtfs.zip is absent under CI=true") }
+            throw XCTSkip("../shared/feeds/sample_gtfs.zip is absent: the swap-under-load test is skipped")
+        }
+        try transitImport(Paths.demoFeed, ["--feed", "x", "--quiet"], db: primary)
+        try waitForStandby()
+        let reader = try PostgresConnection(url: standby)
+        let lindenau = try reader.rows(PostgresImportTests.readerQuestion)[0]
+        let done = ManagedAtomicFlag()
+        let answers = ReaderAnswers()
+        let thread = Thread { [standby] in
+            do {
+                let connection = try PostgresConnection(url: standby)
+                while !done.isSet { answers.add(try connection.rows(PostgresImportTests.readerQuestion)[0]) }
+            } catch {
+                answers.fail("\(error)")
+            }
+        }
+        thread.start()
+        // Replace feed x twice: Nevada, then Lindenau again.
+        try transitImport(nevada, ["--feed", "x", "--quiet"], db: primary)
+        try waitForStandby()
+        try transitImport(Paths.demoFeed, ["--feed", "x", "--quiet"], db: primary)
+        try waitForStandby()
+        done.set()
+        while !answers.finished(thread: thread) { usleep(1000) }
+        let nevadaAnswer = answers.distinct.filter { $0 != lindenau }
+        XCTAssertEqual(answers.failures, [], "no query against the standby failed")
+        XCTAssertGreaterThan(answers.count, 10)
+        XCTAssertLessThanOrEqual(nevadaAnswer.count, 1, "every answer is Lindenau's or Nevada's: \(answers.distinct)")
+        for answer in nevadaAnswer { XCTAssertEqual(answer[0], answer[1], "the feeds table and the stops agree: \(answer)") }
+        XCTAssertEqual(lindenau[0], lindenau[1])
+    }
+
+    func testAnImportKilledDuringTheCopyLeavesThePreviousFeedsOnBothServers() throws {
+        guard let vilnius = Paths.sharedFeed("vilnius.zip") else {
+            if ProcessInfo.processInfo.environment["CI"] == "true" { XCTFail("../shared/feeds/vilnius.zip is absent under CI=true") }
+            throw XCTSkip("../shared/feeds/vilnius.zip is absent: the kill -9 test needs an import that takes a while")
+        }
+        try transitImport(Paths.demoFeed, ["--quiet"], db: primary)
+        let before = try PostgresConnection(url: primary).rows("SELECT name, stops, stop_times FROM transit.feeds ORDER BY name")
+        let watcher = try PostgresConnection(url: primary)
+        let child = try ChildProcess(Paths.transitBinary, ["import", vilnius, "--db", primary, "--quiet"],
+                                     environment: ["TMPDIR": directory.path])
+        try waitFor(watcher, query: "COPY \"transit_next\".\"stop_times_%")
+        kill(child.pid, SIGKILL)
+        _ = child.wait()
+        try expectFeeds(before)
+    }
+
+    func testAnImportKilledDuringTheSwapLeavesThePreviousFeedsOnBothServers() throws {
+        try transitImport(Paths.demoFeed, ["--quiet"], db: primary)
+        let before = try PostgresConnection(url: primary).rows("SELECT name, stops, stop_times FROM transit.feeds ORDER BY name")
+        // A reader holding the live stops keeps the swap waiting at its DROP of the old schema.
+        let reader = try PostgresConnection(url: primary)
+        try reader.execute("BEGIN; LOCK TABLE transit.stops IN ACCESS SHARE MODE")
+        let watcher = try PostgresConnection(url: primary)
+        let child = try ChildProcess(Paths.transitBinary, ["import", Paths.demoFeed, "--feed", "second", "--db", primary, "--quiet"],
+                                     environment: ["TMPDIR": directory.path])
+        try waitFor(watcher, query: "DROP SCHEMA IF EXISTS \"transit_previous\"%", waiting: true)
+        kill(child.pid, SIGKILL)
+        _ = child.wait()
+        try reader.execute("ROLLBACK")
+        try expectFeeds(before)
+    }
+
+    /// Polls `pg_stat_activity` until a backend runs a statement like `pattern` (waiting on a lock,
+    /// when asked).
+    private func waitFor(_ watcher: PostgresConnection, query pattern: String, waiting: Bool = false) throws {
+        for _ in 0..<60_000 {
+            let found = try watcher.value("SELECT count(*) FROM pg_stat_activity WHERE query LIKE $1 AND (NOT $2 OR wait_event_type = 'Lock')",
+                                          [pattern, waiting ? "true" : "false"])
+            if found != "0" { return }
+            usleep(5_000)
+        }
+        XCTFail("no statement like \(pattern) ran")
+    }
+
+    /// The primary and, once it has replayed it, the standby hold exactly `feeds`, and no import
+    /// is left half done.
+    private func expectFeeds(_ feeds: [[String?]]) throws {
+        let primaryConnection = try PostgresConnection(url: primary)
+        // The killed import's backend rolls back and ends (releasing its advisory lock) once it sees
+        // the closed connection.
+        for _ in 0..<6000 where try primaryConnection.value("SELECT count(*) FROM pg_locks WHERE locktype = 'advisory'") != "0" {
+            usleep(10_000)
+        }
+        XCTAssertEqual(try primaryConnection.rows("SELECT name, stops, stop_times FROM transit.feeds ORDER BY name"), feeds)
+        XCTAssertEqual(try primaryConnection.rows("SELECT nspname FROM pg_namespace WHERE nspname LIKE 'transit%' ORDER BY 1"), [["transit"]])
+        try waitForStandby()
+        XCTAssertEqual(try PostgresConnection(url: standby).rows("SELECT name, stops, stop_times FROM transit.feeds ORDER BY name"), feeds)
+    }
+}
+
+/// A flag one thread sets and another reads.
+private final class ManagedAtomicFlag: @unchecked Sendable {
+    private let lock = NSLock()
+    private var value = false
+    var isSet: Bool { lock.withLock { value } }
+    func set() { lock.withLock { value = true } }
+}
+
+/// What the reader thread saw.
+private final class ReaderAnswers: @unchecked Sendable {
+    private let lock = NSLock()
+    private var answers: Set<[String?]> = []
+    private var total = 0
+    private var errors: [String] = []
+    private var ended = false
+
+    func add(_ answer: [String?]) { lock.withLock { answers.insert(answer); total += 1 } }
+    func fail(_ message: String) { lock.withLock { errors.append(message); ended = true } }
+    var distinct: [[String?]] { lock.withLock { Array(answers) } }
+    var count: Int { lock.withLock { total } }
+    var failures: [String] { lock.withLock { errors } }
+    func finished(thread: Thread) -> Bool { thread.isFinished || lock.withLock { ended } }
+}
