@@ -34,7 +34,7 @@ for run in $(seq "$runs"); do
   read -r seconds file_kb < "$work/file.time"
   file_times+=("$seconds")
 
-  psql "$primary" -qc 'DROP SCHEMA IF EXISTS transit CASCADE'
+  psql "$primary" -qc 'SET client_min_messages = warning; DROP SCHEMA IF EXISTS transit CASCADE'
   /usr/bin/time -f "%e %M" -o "$work/server.time" "$bin" import "$feed" --db "$primary" --quiet
   read -r seconds server_kb < "$work/server.time"
   server_times+=("$seconds")

@@ -23,6 +23,21 @@ public struct CopyText {
     /// A number or other text that needs no escapes.
     public mutating func appendPlain(_ text: String) { bytes.append(contentsOf: text.utf8) }
 
+    /// An integer in decimal, written straight into the buffer (no String made).
+    public mutating func append(integer value: Int64) {
+        if value < 0 { bytes.append(0x2D) }
+        var magnitude = value.magnitude
+        withUnsafeTemporaryAllocation(of: UInt8.self, capacity: 20) { digits in
+            var count = 0
+            repeat {
+                digits[19 - count] = UInt8(truncatingIfNeeded: 0x30 + magnitude % 10)
+                magnitude /= 10
+                count += 1
+            } while magnitude > 0
+            bytes.append(contentsOf: UnsafeBufferPointer(rebasing: digits[(20 - count)...]))
+        }
+    }
+
     /// Text, escaped.
     public mutating func append(escaping text: UnsafeBufferPointer<UInt8>) {
         for byte in text {

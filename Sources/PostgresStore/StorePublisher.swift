@@ -25,10 +25,14 @@ public struct StorePublisher {
         self.connection = connection
     }
 
-    /// What was stored.
+    /// What was stored, and the seconds each step took.
     public struct Summary {
         public var tables = 0
         public var rows = 0
+        public var copySeconds = 0.0
+        public var indexSeconds = 0.0
+        public var analyzeSeconds = 0.0
+        public var swapSeconds = 0.0
     }
 
     /// Stores the SQLite file at `path` as the server's transit schema, replacing the one it had.
@@ -37,9 +41,11 @@ public struct StorePublisher {
         let layout = try SQLiteLayout(of: database)
         try connection.execute("BEGIN")
         do {
-            let summary = try fillNextSchema(from: database, layout: layout)
+            var summary = try fillNextSchema(from: database, layout: layout)
+            let swapping = monotonicSeconds()
             try swap()
             try connection.execute("COMMIT")
+            summary.swapSeconds = monotonicSeconds() - swapping
             return summary
         } catch {
             try? connection.execute("ROLLBACK")
@@ -53,6 +59,7 @@ public struct StorePublisher {
         try connection.execute("DROP SCHEMA IF EXISTS \(next) CASCADE; CREATE SCHEMA \(next); SET LOCAL search_path TO \(next)")
         try storeLayout(layout)
         var summary = Summary()
+        let copying = monotonicSeconds()
         var keys: [(table: String, columns: [String])] = []
         for table in layout.tables {
             let columns = try SQLiteLayout.columns(of: table.name, in: database)
@@ -62,13 +69,18 @@ public struct StorePublisher {
             let key = columns.filter { $0.primaryKeyPosition > 0 }.sorted { $0.primaryKeyPosition < $1.primaryKeyPosition }
             if !key.isEmpty { keys.append((table.name, key.map(\.name))) }
         }
+        summary.copySeconds = monotonicSeconds() - copying
+        let indexing = monotonicSeconds()
         for key in keys {
             try connection.execute("ALTER TABLE \(next).\(quoted(key.table)) ADD PRIMARY KEY (" + key.columns.map(quoted).joined(separator: ", ") + ")")
         }
         // The file's CREATE INDEX statements are PostgreSQL too (quoted names, column lists, partial
         // indexes' WHERE); the search path puts them in the next schema.
         for index in layout.indexes { try connection.execute(index.sql) }
+        summary.indexSeconds = monotonicSeconds() - indexing
+        let analyzing = monotonicSeconds()
         for table in layout.tables { try connection.execute("ANALYZE \(next).\(quoted(table.name))") }
+        summary.analyzeSeconds = monotonicSeconds() - analyzing
         return summary
     }
 
@@ -109,17 +121,20 @@ public struct StorePublisher {
         return count
     }
 
-    /// One value in COPY's text form, whatever SQLite storage class it has.
+    /// One value in COPY's text form, whatever SQLite storage class it has (read without making a
+    /// String: most values are integers).
     private func append(_ row: Row, _ index: Int, to text: inout CopyText) {
-        if row.isBlob(index) {
+        if row.isInteger(index) {
+            text.append(integer: Int64(row.int(index)))
+        } else if row.isNull(index) {
+            text.appendNull()
+        } else if row.isReal(index) {
+            let value = row.double(index)
+            text.appendPlain(value.isFinite ? String(value) : value.isNaN ? "NaN" : value > 0 ? "Infinity" : "-Infinity")
+        } else if row.isBlob(index) {
             row.withBlob(index) { text.append(bytea: $0) }
-            return
-        }
-        switch row.value(index) {
-        case .null: text.appendNull()
-        case .integer(let value): text.appendPlain(String(value))
-        case .real(let value): text.appendPlain(value.isFinite ? String(value) : value.isNaN ? "NaN" : value > 0 ? "Infinity" : "-Infinity")
-        case .text: row.withText(index) { text.append(escaping: $0) }
+        } else {
+            row.withText(index) { text.append(escaping: $0) }
         }
     }
 

@@ -31,6 +31,7 @@ guard let urlFlag = arguments.firstIndex(of: "--db"), urlFlag + 1 < arguments.co
 let url = arguments[urlFlag + 1]
 arguments.removeSubrange(urlFlag...(urlFlag + 1))
 let quiet = arguments.contains("--quiet")
+let timings = arguments.contains("--timings")
 let shown = StoreLocation.redacted(url)
 
 /// Runs transit-import (beside this program) on the scratch file; returns its exit status.
@@ -101,6 +102,10 @@ do {
         writeToStandardOutput("Stored on \(shown): \(formatCount(summary.rows)) rows in \(summary.tables) tables, "
             + "swapped in as schema \(StorePublisher.liveSchema) in \(formatSeconds(monotonicSeconds() - storing))"
             + " (the feeds it held read back in \(formatSeconds(read)))\n")
+        if timings {
+            writeToStandardOutput("  read back \(formatSeconds(read)), copy \(formatSeconds(summary.copySeconds)), keys and indexes "
+                + "\(formatSeconds(summary.indexSeconds)), analyze \(formatSeconds(summary.analyzeSeconds)), swap and commit \(formatSeconds(summary.swapSeconds))\n")
+        }
     }
 } catch {
     removeScratch()

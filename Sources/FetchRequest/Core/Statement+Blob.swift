@@ -22,6 +22,11 @@ extension Row {
 }
 
 extension Row {
+    /// Whether column `index` holds a REAL.
+    public func isReal(_ index: Int) -> Bool {
+        sqlite3_column_type(statement.handle, Int32(index)) == SQLITE_FLOAT
+    }
+
     /// Whether column `index` holds a BLOB.
     public func isBlob(_ index: Int) -> Bool {
         sqlite3_column_type(statement.handle, Int32(index)) == SQLITE_BLOB
