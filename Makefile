@@ -92,11 +92,13 @@ uninstall:
 man: setup
 	$(SWIFT) package --scratch-path .build-man generate-manual --multi-page --date 2026-11-23 \
 	  --authors "the transit developers"
-	rm -f man/*.1
+	# transit-serve.1 is written by hand (transit-serve reads its own command line) and kept.
 	mkdir -p man
+	find man -name '*.1' ! -name transit-serve.1 -delete
 	# transit.feeds.remove.1 -> transit-feeds-remove.1 (git's convention), references too.
 	for page in .build-man/plugins/GenerateManual/outputs/transit/*.1; do \
 	  name=$$(basename $$page .1); \
+	  [ "$$name" != transit.serve ] || continue; \
 	  sed -e 's/^\(\.Xr transit\)\.\([a-z.]*\)/\1-\2/' -e '/^\.Xr/s/\([a-z]\)\.\([a-z]\)/\1-\2/g' \
 	    -e '/^\.Dt/s/\([A-Z]\)\./\1-/g' $$page > man/$$(echo $$name | tr . -).1; \
 	done
