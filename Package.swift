@@ -83,7 +83,7 @@ let package = Package(
         .executableTarget(name: "transit-import", dependencies: ["GTFS", "GTFSZip", "HTTPDownload"]),
         // The PostgreSQL helper `transit import --db postgres://…` runs (not meant to be called
         // directly): imports through transit-import into a scratch file, then stores it on the server.
-        .executableTarget(name: "transit-postgres", dependencies: ["GTFS", "PostgresStore"]),
+        .executableTarget(name: "transit-postgres", dependencies: ["GTFS", "PostgresStore", "TransitCommands"]),
         // The realtime reader `transit realtime` runs (not meant to be called directly).
         .executableTarget(name: "transit-realtime", dependencies: ["GTFS", "GTFSRealtime", "HTTPDownload"]),
         // The HTTP server `transit serve` runs: the commands' questions as a JSON API, and pages (a

@@ -106,6 +106,53 @@ public final class PostgresConnection {
         if let failure { throw failure }
     }
 
+    /// Prepares `sql` on the server as the statement `name` and returns its description (the
+    /// caller clears it): its parameters and result columns.
+    ///
+    /// Inside a transaction the statement is prepared under a savepoint, released at once: a
+    /// request naming a table the store lacks (the realtime tables before any realtime was
+    /// stored) fails alone, as in SQLite, instead of aborting the command's read transaction.
+    func prepare(name: String, sql: String) throws -> OpaquePointer {
+        if PQtransactionStatus(handle) == PQTRANS_INTRANS {
+            let prepared = PQexec(handle, "SAVEPOINT transit_prepare; PREPARE \(name) AS \(sql); RELEASE SAVEPOINT transit_prepare")
+            defer { PQclear(prepared) }
+            do {
+                try check(prepared, expecting: [PGRES_COMMAND_OK], sql: sql)
+            } catch {
+                PQclear(PQexec(handle, "ROLLBACK TO SAVEPOINT transit_prepare; RELEASE SAVEPOINT transit_prepare"))
+                throw error
+            }
+        } else {
+            let prepared = PQprepare(handle, name, sql, 0, nil)
+            defer { PQclear(prepared) }
+            try check(prepared, expecting: [PGRES_COMMAND_OK], sql: sql)
+        }
+        let description = PQdescribePrepared(handle, name)
+        try check(description, expecting: [PGRES_COMMAND_OK], sql: sql)
+        return description!
+    }
+
+    /// Runs the prepared statement `name` with `parameters` (text, nil for NULL) and returns its
+    /// result (the caller clears it).
+    func executePrepared(name: String, parameters: [String?], sql: String) throws -> OpaquePointer {
+        let result = withCStrings(parameters) { values in
+            PQexecPrepared(handle, name, Int32(parameters.count), values, nil, nil, 0)
+        }
+        do {
+            try check(result, expecting: [PGRES_TUPLES_OK, PGRES_COMMAND_OK], sql: sql)
+        } catch {
+            PQclear(result)
+            throw error
+        }
+        return result!
+    }
+
+    /// Forgets the prepared statement `name` (a failure only leaves it prepared until the
+    /// connection closes).
+    func deallocate(name: String) {
+        PQclear(PQexec(handle, "DEALLOCATE " + name))
+    }
+
     /// Sends bytes of a `COPY … FROM STDIN` in progress.
     func send(_ bytes: UnsafeRawBufferPointer) throws {
         guard !bytes.isEmpty else { return }
@@ -132,6 +179,7 @@ public final class PostgresConnection {
         guard !expected.contains(status) else { return }
         let message = String(cString: PQresultErrorMessage(result))
         let state = PQresultErrorField(result, cpostgres_diag_sqlstate()).map { String(cString: $0) }
+        if let known = DatabaseError.matching(sqlState: state, message: PostgresError.firstLine(message), sql: sql) { throw known }
         throw PostgresError(location: location, message: PostgresError.firstLine(message), sqlState: state)
     }
 

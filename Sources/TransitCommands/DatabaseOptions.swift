@@ -6,7 +6,7 @@ import Glibc
 /// `--db PATH`, shared by every command: the database file, by default `transit.sqlite` in the
 /// current folder, or the `TRANSIT_DB` environment variable when set.
 package struct DatabaseOptions: ParsableArguments {
-    @Option(name: .long, help: ArgumentHelp("The database file (default: $TRANSIT_DB, else transit.sqlite); `import` also takes a postgres:// URL.", valueName: "path"), completion: .file())
+    @Option(name: .long, help: ArgumentHelp("The database file (default: $TRANSIT_DB, else transit.sqlite), or a postgres:// URL for `import` and the query commands.", valueName: "path"), completion: .file())
     var db: String?
 
     package init() {}

@@ -83,14 +83,22 @@ struct ImportCommand: ParsableCommand {
     }
 }
 
+/// Runs this command line again in transit-postgres (exec: it never returns) when `location` is a
+/// PostgreSQL server and this program cannot open one: only transit-postgres links libpq, so a
+/// question asked of a file starts as fast as before.
+func answerOnServerIfNeeded(_ location: String) throws {
+    guard StoreLocation.isPostgres(location), Database.storeOpener == nil else { return }
+    let helper = try helperPath("transit-postgres")
+    let cArguments = ([helper] + CommandLine.arguments.dropFirst()).map { strdup($0) } + [nil]
+    execv(helper, cArguments)
+    throw HelperMissing(path: helper, reason: String(cString: strerror(errno)))
+}
+
 /// The helper program `name` (`transit-import`, `transit-realtime`) in the folder of the running
 /// `transit` binary.
 func helperPath(_ name: String) throws -> String {
-    var buffer = [CChar](repeating: 0, count: 4096)
-    let length = readlink("/proc/self/exe", &buffer, buffer.count - 1)
-    guard length > 0 else { throw HelperMissing(path: name, reason: "cannot find where transit is installed") }
-    let executable = String(decoding: buffer[0..<length].map { UInt8(bitPattern: $0) }, as: UTF8.self)
-    return FileSystem.directory(of: executable) + "/" + name
+    guard let folder = FileSystem.programDirectory() else { throw HelperMissing(path: name, reason: "cannot find where transit is installed") }
+    return folder + "/" + name
 }
 
 /// A helper program is not installed beside `transit`.

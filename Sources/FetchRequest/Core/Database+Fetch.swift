@@ -50,6 +50,7 @@ extension Database {
 
     /// SQLite's plan for `request`, without running it.
     public func queryPlan(_ request: PreparedRequest) throws -> QueryPlan {
+        if let store { return try store.queryPlan(request.sql, arguments: request.arguments) }
         let explain = request.explainQueryPlan
         let statement = try makeStatement(explain.sql)
         try statement.bind(explain.arguments)

@@ -10,6 +10,11 @@ extension Database {
     /// for long. SQLite calls the check every 1,000 virtual-machine steps (microseconds); nil
     /// removes the budget.
     public func limitTime(toMilliseconds milliseconds: Int?) {
+        if let store {
+            // A failure here is the connection's, and its next statement reports it.
+            try? store.limitTime(toMilliseconds: milliseconds)
+            return
+        }
         guard let milliseconds else {
             sqlite3_progress_handler(handle, 0, nil, nil)
             timeBudget.deadline = 0

@@ -16,8 +16,10 @@ public final class Database {
 
     /// The raw `sqlite3*` handle, for the internal layer only.
     let handle: OpaquePointer
-    /// The path given when opening.
+    /// The path given when opening (a server's URL without its password).
     public let path: String
+    /// The server answering in place of a file, for a `postgres://` location (nil for a file).
+    public let store: StoreConnection?
     private var statementCache: [String: Statement] = [:]
     /// The statements used last, most recent first, looked at before `statementCache`: a
     /// template run again with new values carries the very same SQL string, which compares equal
@@ -27,6 +29,8 @@ public final class Database {
     private static let recentStatementLimit = 4
     /// The statements of `runKept(_:)`, by SQL text.
     private var keptStatements: [String: Statement] = [:]
+    /// What the last statement run on `store` changed (`changes` on a server).
+    var lastStoreChanges: Int?
 
     /// Receives every request the connection runs, when set (the machinery behind `--explain`).
     public var observer: ((ExecutedRequest) -> Void)?
@@ -37,17 +41,27 @@ public final class Database {
     ///
     /// A read-only open of a missing file fails instead of creating one.
     public init(path: String, mode: Mode) throws {
-        if StoreLocation.isPostgres(path) { throw StoreNotSupported(location: StoreLocation.redacted(path)) }
         _ = Database.configured
         var pointer: OpaquePointer?
         let flags: Int32
-        switch mode {
-        case .readOnly:
-            Database.rollBackUnfinishedChange(at: path)
-            flags = SQLITE_OPEN_READONLY | SQLITE_OPEN_NOMUTEX
-        case .readWrite: flags = SQLITE_OPEN_READWRITE | SQLITE_OPEN_CREATE | SQLITE_OPEN_NOMUTEX
+        var file = path
+        if StoreLocation.isPostgres(path) {
+            guard let opener = Database.storeOpener else { throw StoreNotSupported(location: StoreLocation.redacted(path)) }
+            store = try opener(path, mode)
+            // An empty in-memory database stands in for the file: the SQLite-only settings
+            // (functions, progress handlers) land there harmlessly; every statement goes to `store`.
+            file = ":memory:"
+            flags = SQLITE_OPEN_READWRITE | SQLITE_OPEN_NOMUTEX
+        } else {
+            store = nil
+            switch mode {
+            case .readOnly:
+                Database.rollBackUnfinishedChange(at: path)
+                flags = SQLITE_OPEN_READONLY | SQLITE_OPEN_NOMUTEX
+            case .readWrite: flags = SQLITE_OPEN_READWRITE | SQLITE_OPEN_CREATE | SQLITE_OPEN_NOMUTEX
+            }
         }
-        let code = sqlite3_open_v2(path, &pointer, flags, nil)
+        let code = sqlite3_open_v2(file, &pointer, flags, nil)
         guard code == SQLITE_OK, let pointer else {
             let message = pointer.map { String(cString: sqlite3_errmsg($0)) } ?? "out of memory"
             if let pointer { sqlite3_close_v2(pointer) }
@@ -57,7 +71,7 @@ public final class Database {
         // Another process may be replacing the file; wait briefly rather than fail at once.
         sqlite3_busy_timeout(pointer, 5_000)
         self.handle = pointer
-        self.path = path
+        self.path = store == nil ? path : StoreLocation.redacted(path)
     }
 
     /// SQLite's process-wide settings, made once before the first connection opens (SQLite
@@ -87,6 +101,7 @@ public final class Database {
 
     /// Runs SQL text that takes no values (schema statements, pragmas), one or several statements.
     public func execute(_ sql: String) throws {
+        if let store { return try store.execute(sql) }
         var errorMessage: UnsafeMutablePointer<CChar>?
         let code = sqlite3_exec(handle, sql, nil, nil, &errorMessage)
         if code != SQLITE_OK {
@@ -186,7 +201,7 @@ public final class Database {
     public var lastInsertedRowID: Int64 { sqlite3_last_insert_rowid(handle) }
 
     /// How many rows the last `INSERT`, `UPDATE` or `DELETE` changed.
-    public var changes: Int { Int(sqlite3_changes(handle)) }
+    public var changes: Int { lastStoreChanges ?? Int(sqlite3_changes(handle)) }
 
     /// SQLite's message for the most recent failure on this connection.
     var lastErrorMessage: String { String(cString: sqlite3_errmsg(handle)) }

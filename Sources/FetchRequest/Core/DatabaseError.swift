@@ -54,6 +54,19 @@ public struct DatabaseError: Error, CustomStringConvertible, Sendable {
     }
 }
 
+extension DatabaseError {
+    /// A store server's error that means what one of SQLite's means, as that error, so callers
+    /// handle both alike: a missing table (SQLSTATE 42P01, "no such table" in SQLite) and a
+    /// statement stopped by its time limit (57014, SQLite's interrupt). Nil for any other.
+    public static func matching(sqlState: String?, message: String, sql: String?) -> DatabaseError? {
+        switch sqlState {
+        case "42P01": return DatabaseError(code: SQLITE_ERROR, message: "no such table (\(message))", sql: sql)
+        case "57014": return DatabaseError(code: SQLITE_INTERRUPT, message: message, sql: sql)
+        default: return nil
+        }
+    }
+}
+
 /// A mistake in how a request or statement was put together, found before SQLite runs it.
 public enum RequestError: Error, CustomStringConvertible, Sendable, Equatable {
     /// The statement has `expected` placeholders but was given `given` values.
@@ -62,6 +75,8 @@ public enum RequestError: Error, CustomStringConvertible, Sendable, Equatable {
     case missingSubstitutionVariable(name: String)
     /// No template is registered under this name.
     case unknownTemplate(name: String)
+    /// The request uses something of SQLite's that a PostgreSQL store does not translate.
+    case unsupportedOnServer(what: String)
 
     public var description: String {
         switch self {
@@ -71,6 +86,8 @@ public enum RequestError: Error, CustomStringConvertible, Sendable, Equatable {
             return "no value was given for the substitution variable $\(name)"
         case let .unknownTemplate(name):
             return "no request template is named \(name); register it first"
+        case let .unsupportedOnServer(what):
+            return "\(what) does not run on a PostgreSQL server yet; ask the same question of an SQLite file (docs/postgres.md)"
         }
     }
 }

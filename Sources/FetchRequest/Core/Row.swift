@@ -11,12 +11,14 @@ public struct Row {
 
     /// True when column `index` holds NULL.
     public func isNull(_ index: Int) -> Bool {
-        sqlite3_column_type(statement.handle, Int32(index)) == SQLITE_NULL
+        if let remote = statement.remote { return remote.isNull(index) }
+        return sqlite3_column_type(statement.handle, Int32(index)) == SQLITE_NULL
     }
 
     /// Column `index` as an integer (0 for NULL).
     public func int(_ index: Int) -> Int {
-        Int(sqlite3_column_int64(statement.handle, Int32(index)))
+        if let remote = statement.remote { return remote.int(index) }
+        return Int(sqlite3_column_int64(statement.handle, Int32(index)))
     }
 
     /// Column `index` as an integer, or nil for NULL.
@@ -26,7 +28,8 @@ public struct Row {
 
     /// Column `index` as a double (0 for NULL).
     public func double(_ index: Int) -> Double {
-        sqlite3_column_double(statement.handle, Int32(index))
+        if let remote = statement.remote { return remote.double(index) }
+        return sqlite3_column_double(statement.handle, Int32(index))
     }
 
     /// Column `index` as a double, or nil for NULL.
@@ -36,6 +39,7 @@ public struct Row {
 
     /// Column `index` as text ("" for NULL).
     public func string(_ index: Int) -> String {
+        if let remote = statement.remote { return String(decoding: remote.bytes(index), as: UTF8.self) }
         guard let pointer = sqlite3_column_text(statement.handle, Int32(index)) else { return "" }
         let length = Int(sqlite3_column_bytes(statement.handle, Int32(index)))
         return String(decoding: UnsafeBufferPointer(start: pointer, count: length), as: UTF8.self)
@@ -50,6 +54,7 @@ public struct Row {
     /// (empty for NULL). The bytes are valid only during the call.
     @inline(__always)
     public func withText<T>(_ index: Int, _ body: (UnsafeBufferPointer<UInt8>) throws -> T) rethrows -> T {
+        if let remote = statement.remote { return try body(remote.bytes(index).bindMemory(to: UInt8.self)) }
         let pointer = sqlite3_column_text(statement.handle, Int32(index))
         let length = Int(sqlite3_column_bytes(statement.handle, Int32(index)))
         return try body(UnsafeBufferPointer(start: pointer, count: pointer == nil ? 0 : length))
@@ -57,11 +62,20 @@ public struct Row {
 
     /// The storage class of column `index`, without reading it.
     public func isInteger(_ index: Int) -> Bool {
-        sqlite3_column_type(statement.handle, Int32(index)) == SQLITE_INTEGER
+        if let remote = statement.remote { return remote.storageClass(index) == .integer }
+        return sqlite3_column_type(statement.handle, Int32(index)) == SQLITE_INTEGER
     }
 
     /// Column `index` as whichever storage class it holds.
     public func value(_ index: Int) -> SQLValue {
+        if let remote = statement.remote {
+            switch remote.storageClass(index) {
+            case .integer: return .integer(Int64(remote.int(index)))
+            case .real: return .real(remote.double(index))
+            case .null: return .null
+            case .text, .blob: return .text(string(index))
+            }
+        }
         switch sqlite3_column_type(statement.handle, Int32(index)) {
         case SQLITE_INTEGER: return .integer(sqlite3_column_int64(statement.handle, Int32(index)))
         case SQLITE_FLOAT: return .real(double(index))

@@ -2,8 +2,14 @@ import CSQLite
 
 /// One prepared SQL statement: bind values, step through rows, reset, run again.
 public final class Statement {
-    /// The raw `sqlite3_stmt*`.
+    /// The raw `sqlite3_stmt*` (nil on a server).
     private(set) var handle: OpaquePointer?
+    /// The statement prepared on the database's server, when it has one (`Database.store`).
+    let remote: StoreStatement?
+    /// The values bound to `remote`, sent when it first steps.
+    private var remoteArguments: [SQLValue] = []
+    /// Whether `remote` has run since the last reset.
+    private var remoteRan = false
     /// The connection the statement belongs to.
     unowned let database: Database
     /// The SQL text the statement was prepared from.
@@ -30,6 +36,17 @@ public final class Statement {
     }
 
     init(database: Database, sql: String, persistent: Bool) throws {
+        if let store = database.store {
+            let remote = try store.prepare(sql)
+            self.remote = remote
+            self.database = database
+            self.sql = sql
+            self.parameterCount = remote.parameterCount
+            self.columnNames = remote.columnNames
+            remoteArguments = Array(repeating: .null, count: remote.parameterCount)
+            return
+        }
+        remote = nil
         var pointer: OpaquePointer?
         let flags: UInt32 = persistent ? UInt32(SQLITE_PREPARE_PERSISTENT) : 0
         let code = sqlite3_prepare_v3(database.handle, sql, -1, flags, &pointer, nil)
@@ -53,6 +70,12 @@ public final class Statement {
 
     /// Clears the previous run so the statement can run again with new values.
     public func reset() {
+        if let remote {
+            remote.reset()
+            remoteRan = false
+            for index in remoteArguments.indices { remoteArguments[index] = .null }
+            return
+        }
         sqlite3_reset(handle)
         sqlite3_clear_bindings(handle)
     }
@@ -69,6 +92,7 @@ public final class Statement {
 
     /// Binds one value to the 1-based placeholder `index`.
     public func bind(_ value: SQLValue, at index: Int) throws {
+        if remote != nil { return remoteArguments[index - 1] = value }
         let code: Int32
         switch value {
         case .null: code = sqlite3_bind_null(handle, Int32(index))
@@ -83,24 +107,28 @@ public final class Statement {
     /// Binds an integer without boxing it in an `SQLValue` (the import's hot path).
     @inline(__always)
     public func bind(integer value: Int64, at index: Int32) {
+        if remote != nil { return remoteArguments[Int(index) - 1] = .integer(value) }
         sqlite3_bind_int64(handle, index, value)
     }
 
     /// Binds a double without boxing it (the import's hot path).
     @inline(__always)
     public func bind(real value: Double, at index: Int32) {
+        if remote != nil { return remoteArguments[Int(index) - 1] = .real(value) }
         sqlite3_bind_double(handle, index, value)
     }
 
     /// Binds NULL to the 1-based placeholder `index`.
     @inline(__always)
     public func bindNull(at index: Int32) {
+        if remote != nil { return remoteArguments[Int(index) - 1] = .null }
         sqlite3_bind_null(handle, index)
     }
 
     /// Binds UTF-8 bytes as text; SQLite copies them, so the buffer may be reused at once.
     @inline(__always)
     public func bind(utf8 bytes: UnsafeBufferPointer<UInt8>, at index: Int32) {
+        if remote != nil { return remoteArguments[Int(index) - 1] = .text(String(decoding: bytes, as: UTF8.self)) }
         guard let base = bytes.baseAddress, bytes.count > 0 else {
             sqlite3_bind_text(handle, index, "", 0, csqlite_transient())
             return
@@ -113,6 +141,7 @@ public final class Statement {
     /// Advances to the next row: true when there is one, false when the statement is done.
     @discardableResult
     public func step() throws -> Bool {
+        if let remote { return try stepRemote(remote) }
         let code = sqlite3_step(handle)
         switch code {
         case SQLITE_ROW: return true
@@ -124,11 +153,25 @@ public final class Statement {
 
     /// Runs a statement that returns no rows, then resets it for the next run.
     public func run() throws {
+        if let remote {
+            defer { remote.reset(); remoteRan = false }
+            return _ = try stepRemote(remote)
+        }
         defer { sqlite3_reset(handle) }
         let code = sqlite3_step(handle)
         guard code == SQLITE_DONE || code == SQLITE_ROW else {
             throw DatabaseError(code: code, message: database.lastErrorMessage, sql: sql)
         }
+    }
+
+    /// Runs `remote` with the bound values at the first step, then moves to its next row.
+    private func stepRemote(_ remote: StoreStatement) throws -> Bool {
+        if !remoteRan {
+            remoteRan = true
+            try remote.run(remoteArguments)
+            database.lastStoreChanges = remote.changes
+        }
+        return remote.next()
     }
 
     /// The current row's columns, valid until the next `step()`.

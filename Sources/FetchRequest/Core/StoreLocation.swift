@@ -8,8 +8,9 @@ public enum StoreLocation {
     }
 }
 
-/// A command was pointed at a PostgreSQL server it cannot use yet: only `transit import` writes
-/// there so far; every other command reads SQLite files.
+/// A command was pointed at a PostgreSQL server it cannot use yet: `transit import` stores feeds
+/// there and the query commands read them, but the commands that change a store in place
+/// (`feeds remove`, `feeds upgrade`, `realtime`) and `serve` work on SQLite files only so far.
 public struct StoreNotSupported: Error, CustomStringConvertible, Sendable {
     /// The URL (any password left out by the caller).
     public let location: String
@@ -17,8 +18,8 @@ public struct StoreNotSupported: Error, CustomStringConvertible, Sendable {
     public init(location: String) { self.location = location }
 
     public var description: String {
-        "\(location) is a PostgreSQL server: `transit import` stores feeds there, but this command reads only an SQLite file so far; "
-            + "give it --db FILE (docs/postgres.md says what works on PostgreSQL)"
+        "\(location) is a PostgreSQL server, which this command does not use yet: `transit import` stores feeds there and the query commands "
+            + "(nearby, departures, search, trip, routes, route, stats, list, plan, reach, feeds) read them; give this one --db FILE (docs/postgres.md)"
     }
 }
 

@@ -8,12 +8,29 @@ public struct QueryPlan: Sendable, Equatable {
         public let id: Int
         public let parent: Int
         public let detail: String
+
+        public init(id: Int, parent: Int, detail: String) {
+            self.id = id
+            self.parent = parent
+            self.detail = detail
+        }
     }
 
     /// The steps in the order SQLite reported them (parents before children).
     public let steps: [Step]
 
-    public init(steps: [Step]) { self.steps = steps }
+    /// The statement the plan is for, when it is not the request's own text (a server's
+    /// translation of it).
+    public let statement: String?
+    /// The tables a server's plan reads whole that are large enough to matter, when the server
+    /// said (its plans scan small tables by choice); nil to judge by the steps.
+    let largeScannedTables: [String]?
+
+    public init(steps: [Step], statement: String? = nil, largeScannedTables: [String]? = nil) {
+        self.steps = steps
+        self.statement = statement
+        self.largeScannedTables = largeScannedTables
+    }
 
     /// The plan drawn as a tree, as the `sqlite3` shell draws it:
     ///
@@ -37,7 +54,8 @@ public struct QueryPlan: Sendable, Equatable {
     /// The tables the plan reads by a full scan (`SCAN stops`, not `SCAN … USING COVERING INDEX`
     /// and not a `SEARCH`): the sign of a missing or unusable index.
     public var fullyScannedTables: [String] {
-        steps.compactMap { step in
+        if let largeScannedTables { return largeScannedTables }
+        return steps.compactMap { step in
             guard step.detail.hasPrefix("SCAN ") else { return nil }
             if step.detail.contains(" USING COVERING INDEX ") || step.detail.contains(" USING INDEX ") {
                 return nil

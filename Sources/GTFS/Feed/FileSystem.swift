@@ -62,6 +62,15 @@ public enum FileSystem {
     }
 
     /// The folder part of `path` (`.` when it has none).
+    /// The folder holding the running program (`/proc/self/exe`), where its helper programs are
+    /// installed beside it; nil where the system does not say.
+    public static func programDirectory() -> String? {
+        var buffer = [CChar](repeating: 0, count: 4096)
+        let length = readlink("/proc/self/exe", &buffer, buffer.count - 1)
+        guard length > 0 else { return nil }
+        return directory(of: String(decoding: buffer[0..<length].map { UInt8(bitPattern: $0) }, as: UTF8.self))
+    }
+
     public static func directory(of path: String) -> String {
         guard let slash = path.lastIndex(of: "/") else { return "." }
         return slash == path.startIndex ? "/" : String(path[..<slash])

@@ -66,13 +66,15 @@ public struct FeedStatistics: Sendable {
         var result: [(feed: String, stopID: String, name: String, departures: Int)] = []
         for feed in transit.selectedFeeds {
             var fetch = departuresOn(date, feed: feed.tables)
-            let (departures, stopID) = (countAll, fetch.required("stop.stop_id"))
+            let (departures, stopID, stopName) = (countAll, fetch.required("stop.stop_id"), fetch.required("stop.stop_name"))
             fetch.select(stopID, as: "stop_id")
-            fetch.select(fetch.required("stop.stop_name"), as: "stop_name")
+            fetch.select(stopName, as: "stop_name")
             fetch.select(departures, as: "departures")
             fetch.sort(by: [departures.descending, stopID.ascending])
             fetch.limit = limit
-            let query = fetch.requiredQuery().grouped(by: [fetch.key(of: "stop")])
+            // Grouped by the stop's id and name too (one of each per stop), as standard SQL, which a
+            // PostgreSQL store speaks, asks of every column selected beside the count.
+            let query = fetch.requiredQuery().grouped(by: [fetch.key(of: "stop"), stopID, stopName])
             try transit.database.forEachRow(SQLGenerator.prepare(query)) { result.append((feed.name, $0.string("stop_id"), $0.string("stop_name"), $0.int("departures"))) }
         }
         result.sort {

@@ -19,7 +19,8 @@ public final class TransitDatabase {
 
     /// Opens the database at `path`.
     public init(path: String) throws {
-        guard FileSystem.kind(of: path) == .file else { throw TransitError.noDatabase(path: path) }
+        let onServer = StoreLocation.isPostgres(path)
+        guard onServer || FileSystem.kind(of: path) == .file else { throw TransitError.noDatabase(path: path) }
         do {
             database = try Database(path: path, mode: .readOnly)
             // Predicates' [c], [d] and [cd] fold text with it (`fetch_fold`).
@@ -42,6 +43,7 @@ public final class TransitDatabase {
         }
         switch kind {
         case .missing: throw TransitError.noDatabase(path: path)
+        case .notTransit where onServer: throw TransitError.noFeedsOnServer(location: database.path)
         case .current: break
         case let .olderSchema(version, source): throw TransitError.olderSchema(path: path, found: version, source: source)
         case .newerSchema(let version): throw TransitError.schemaMismatch(path: path, found: version, expected: Schema.version)

@@ -32,6 +32,8 @@ public enum TransitError: Error, CustomStringConvertible, Equatable {
     case unknownFeed(name: String, known: [String])
     /// A feed's agency time zone is not in this system's tz database.
     case unknownTimeZone(feed: String, zone: String)
+    /// A PostgreSQL server holds no feeds yet (no `transit` schema): nothing was imported there.
+    case noFeedsOnServer(location: String)
     /// Another process holds the database's write lock.
     case busy(path: String)
     /// A process killed while changing the database left its rollback journal, and this read-only
@@ -47,6 +49,8 @@ public enum TransitError: Error, CustomStringConvertible, Equatable {
         switch self {
         case .noDatabase(let path) where StoreLocation.isPostgres(path):
             return StoreNotSupported(location: StoreLocation.redacted(path)).description
+        case .noFeedsOnServer(let location):
+            return "\(location) holds no feeds yet: import one with `transit import FEED --db \(TransitError.shellQuoted(location))`"
         case .noDatabase(let path):
             return "no database at \(path): run `transit import FEED` first (or give --db PATH)"
         case .unfinishedChange(let path):

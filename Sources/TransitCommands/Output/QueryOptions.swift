@@ -69,7 +69,7 @@ struct ExplainReport {
 
     var text: String {
         var lines = ["-- statement \(number): \(executed.rowCount) row\(executed.rowCount == 1 ? "" : "s") in \(formatDecimal(executed.seconds * 1000, decimals: 3)) ms"]
-        lines.append(executed.request.sql)
+        lines.append(executed.plan.statement ?? executed.request.sql)
         lines.append("-- arguments: [" + executed.request.arguments.map(\.literalDescription).joined(separator: ", ") + "]")
         lines.append(executed.plan.tree)
         for table in executed.plan.fullyScannedTables {
@@ -84,6 +84,7 @@ struct ExplainReport {
 /// the requests itself.
 func openTransitDatabase(path: String, explain: Bool) throws -> TransitDatabase {
     if let hosted = HostedDatabase.current { return hosted }
+    try answerOnServerIfNeeded(path)
     let transit = try TransitDatabase(path: path)
     if explain {
         var number = 0

@@ -1,0 +1,258 @@
+/// The SQL a request generates (SQLite's dialect: `SQLGenerator`), said in PostgreSQL's so that
+/// it answers the same rows in the same order.
+///
+/// The generator writes one dialect, so a request is prepared once whichever store runs it; a
+/// store on a server translates the text when it prepares a statement (once per statement). The
+/// differences, each rewritten token by token:
+///
+/// | SQLite | PostgreSQL | why |
+/// |---|---|---|
+/// | `?` | `$1`, `$2`, … | placeholders |
+/// | `x IS ?`, `x IS NOT ?` | `IS NOT DISTINCT FROM $n`, `IS DISTINCT FROM $n` | `IS` compares values only with NULL there |
+/// | `(…) IS NOT 1` | `(…) IS NOT TRUE` | a predicate is a boolean there |
+/// | `ORDER BY k`, `ORDER BY k DESC` | `… NULLS FIRST`, `… DESC NULLS LAST` | SQLite orders NULL before every value |
+/// | `x LIKE ?` | `x ILIKE $n` | SQLite's `LIKE` ignores the case of ASCII letters; `ILIKE` on a `COLLATE "C"` column does exactly that |
+/// | `x GLOB ?` | `x LIKE $n ESCAPE '\'`, the pattern rewritten (`globToLike`) | no `GLOB` there |
+/// | `LIMIT -1` | `LIMIT ALL` | no limit |
+/// | `FROM (SELECT …)` | `FROM (SELECT …) AS "derived"` | a derived table needs a name |
+/// | `"sqlite_master"` | `"sqlite_schema"` | the file's `CREATE` statements, kept by the import |
+///
+/// Text columns are `COLLATE "C"` on the server, so text orders byte by byte as SQLite's BINARY.
+public struct PostgresStatementText: Sendable, Equatable {
+    /// The statement in PostgreSQL's dialect.
+    public let sql: String
+    /// The (0-based) placeholders whose values are `GLOB` patterns, to be given as `LIKE` patterns.
+    public let globArguments: Set<Int>
+
+    /// Translates `sql`, SQLite's dialect as `SQLGenerator` writes it.
+    public init(translating sql: String) throws {
+        var translator = Translator(tokens: SQLToken.split(sql))
+        try translator.run()
+        self.sql = translator.output
+        self.globArguments = translator.globArguments
+    }
+
+    /// A `GLOB` pattern as a `LIKE` pattern with `\` escapes: `*` → `%`, `?` → `_`, `[c]` → `c`.
+    /// The patterns the predicate compiler writes use only these (`SQLPredicate.escapeGlob`).
+    public static func globToLike(_ pattern: String) throws -> String {
+        var result = ""
+        var characters = pattern.makeIterator()
+        while let character = characters.next() {
+            switch character {
+            case "*": result += "%"
+            case "?": result += "_"
+            case "[":
+                guard let literal = characters.next(), characters.next() == "]" else {
+                    throw RequestError.unsupportedOnServer(what: "the GLOB pattern \(pattern) (a character class)")
+                }
+                result += escapedForLike(literal)
+            default: result += escapedForLike(character)
+            }
+        }
+        return result
+    }
+
+    private static func escapedForLike(_ character: Character) -> String {
+        character == "%" || character == "_" || character == "\\" ? "\\" + String(character) : String(character)
+    }
+}
+
+/// One token of SQL text as the generator writes it.
+struct SQLToken: Equatable {
+    enum Kind { case word, quoted, string, number, symbol, space }
+    let kind: Kind
+    let text: String
+
+    /// Whether the token is the keyword `keyword` (any case).
+    func isKeyword(_ keyword: String) -> Bool { kind == .word && text.uppercased() == keyword }
+
+    static func split(_ sql: String) -> [SQLToken] {
+        var tokens: [SQLToken] = []
+        let characters = Array(sql)
+        var index = 0
+        while index < characters.count {
+            let start = index
+            let character = characters[index]
+            let kind: Kind
+            if character == "\"" || character == "'" {
+                // A quoted identifier or string literal; a doubled quote stays inside it.
+                index += 1
+                while index < characters.count {
+                    if characters[index] == character {
+                        if index + 1 < characters.count && characters[index + 1] == character { index += 2; continue }
+                        break
+                    }
+                    index += 1
+                }
+                index += 1
+                kind = character == "\"" ? .quoted : .string
+            } else if character.isWhitespace {
+                while index < characters.count && characters[index].isWhitespace { index += 1 }
+                kind = .space
+            } else if character.isLetter || character == "_" {
+                while index < characters.count && (characters[index].isLetter || characters[index].isNumber || characters[index] == "_") { index += 1 }
+                kind = .word
+            } else if character.isNumber {
+                while index < characters.count && (characters[index].isNumber || characters[index] == ".") { index += 1 }
+                kind = .number
+            } else {
+                index += 1
+                kind = .symbol
+            }
+            tokens.append(SQLToken(kind: kind, text: String(characters[start..<min(index, characters.count)])))
+        }
+        return tokens
+    }
+}
+
+/// The token-by-token rewrite of `PostgresStatementText`.
+private struct Translator {
+    let tokens: [SQLToken]
+    var output = ""
+    var globArguments: Set<Int> = []
+    private var placeholders = 0
+    private var position = 0
+    /// For each open parenthesis: whether it opened a derived table (`FROM (`), and the depth's
+    /// ORDER BY state.
+    private var frames: [Frame] = [Frame(derivedTable: false)]
+
+    private struct Frame {
+        let derivedTable: Bool
+        /// Inside an ORDER BY list: whether the current key has said DESC.
+        var ordering: Bool = false
+        var descending = false
+    }
+
+    init(tokens: [SQLToken]) { self.tokens = tokens }
+
+    /// The next token that is not white space, at or after `index`.
+    private func significant(from index: Int) -> (index: Int, token: SQLToken)? {
+        var index = index
+        while index < tokens.count {
+            if tokens[index].kind != .space { return (index, tokens[index]) }
+            index += 1
+        }
+        return nil
+    }
+
+    private mutating func placeholder() -> String {
+        placeholders += 1
+        return "$\(placeholders)"
+    }
+
+    /// Ends the current ORDER BY key (before a comma, a LIMIT, a closing parenthesis or the end).
+    private mutating func endOrderingKey() {
+        guard frames[frames.count - 1].ordering else { return }
+        // Before the white space that led to the keyword ending the key.
+        let space = output.reversed().prefix { $0 == " " }.count
+        output.removeLast(space)
+        output += frames[frames.count - 1].descending ? " NULLS LAST" : " NULLS FIRST"
+        output += String(repeating: " ", count: space)
+        frames[frames.count - 1].descending = false
+    }
+
+    mutating func run() throws {
+        while position < tokens.count {
+            let token = tokens[position]
+            position += 1
+            switch token.kind {
+            case .space, .string, .number:
+                output += token.text
+            case .quoted:
+                output += token.text == "\"sqlite_master\"" ? "\"sqlite_schema\"" : token.text
+            case .symbol:
+                try symbol(token.text)
+            case .word:
+                try word(token)
+            }
+        }
+        endOrderingKey()
+    }
+
+    private mutating func symbol(_ text: String) throws {
+        switch text {
+        case "?":
+            output += placeholder()
+        case "(":
+            let derived = output.hasSuffix("FROM ")
+            frames.append(Frame(derivedTable: derived))
+            output += "("
+        case ")":
+            endOrderingKey()
+            let frame = frames.count > 1 ? frames.removeLast() : Frame(derivedTable: false)
+            output += ")"
+            if frame.derivedTable, significant(from: position).map({ $0.token.isKeyword("AS") }) != true {
+                output += " AS \"derived\""
+            }
+        case ",":
+            endOrderingKey()
+            output += ","
+        default:
+            output += text
+        }
+    }
+
+    private mutating func word(_ token: SQLToken) throws {
+        switch token.text.uppercased() {
+        case "ORDER":
+            output += token.text
+            if let by = significant(from: position), by.token.isKeyword("BY") {
+                output += " BY"
+                position = by.index + 1
+                frames[frames.count - 1].ordering = true
+                frames[frames.count - 1].descending = false
+            }
+        case "DESC":
+            output += token.text
+            if frames[frames.count - 1].ordering { frames[frames.count - 1].descending = true }
+        case "LIMIT":
+            endOrderingKey()
+            frames[frames.count - 1].ordering = false
+            output += token.text
+            if let minus = significant(from: position), minus.token.text == "-",
+               let one = significant(from: minus.index + 1), one.token.text == "1" {
+                output += " ALL"
+                position = one.index + 1
+            }
+        case "IS":
+            try isComparison(token)
+        case "LIKE":
+            output += "ILIKE"
+        case "GLOB":
+            output += "LIKE"
+            guard let pattern = significant(from: position), pattern.token.text == "?" else {
+                throw RequestError.unsupportedOnServer(what: "GLOB with a pattern that is not a bound value")
+            }
+            globArguments.insert(placeholders)
+            output += " " + placeholder() + " ESCAPE '\\'"
+            position = pattern.index + 1
+        case "FETCH_FOLD":
+            throw RequestError.unsupportedOnServer(what: "text folding in a predicate ([c], [d] or [cd])")
+        case "TOTAL":
+            throw RequestError.unsupportedOnServer(what: "SQLite's TOTAL()")
+        default:
+            output += token.text
+        }
+    }
+
+    /// `x IS ?` and `x IS NOT ?` compare values in SQLite; `(…) IS NOT 1` asks "not true".
+    private mutating func isComparison(_ token: SQLToken) throws {
+        var next = significant(from: position)
+        var negated = false
+        if let not = next, not.token.isKeyword("NOT") {
+            negated = true
+            next = significant(from: not.index + 1)
+        }
+        guard let operand = next else { return output += token.text }
+        if operand.token.text == "?" {
+            output += negated ? "IS DISTINCT FROM " : "IS NOT DISTINCT FROM "
+            output += placeholder()
+            position = operand.index + 1
+        } else if operand.token.kind == .number, operand.token.text == "1" || operand.token.text == "0" {
+            output += (negated ? "IS NOT " : "IS ") + (operand.token.text == "1" ? "TRUE" : "FALSE")
+            position = operand.index + 1
+        } else {
+            output += token.text
+        }
+    }
+}

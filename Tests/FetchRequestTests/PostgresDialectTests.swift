@@ -1,0 +1,57 @@
+import XCTest
+@testable import FetchRequest
+
+/// The SQL the generator writes, said in PostgreSQL's dialect (`PostgresStatementText`): each
+/// difference on a statement the generator really writes.
+final class PostgresDialectTests: XCTestCase {
+    private func translated(_ sql: String) throws -> String { try PostgresStatementText(translating: sql).sql }
+
+    func testPlaceholdersAreNumberedInOrderAndQuestionMarksInsideQuotesAreLeftAlone() throws {
+        XCTAssertEqual(try translated(#"SELECT "a?" FROM "t" WHERE "x" = ? AND "y" = '?' AND "z" BETWEEN ? AND ?"#),
+                       #"SELECT "a?" FROM "t" WHERE "x" = $1 AND "y" = '?' AND "z" BETWEEN $2 AND $3"#)
+    }
+
+    func testIsAndIsNotCompareValuesAsInSQLite() throws {
+        XCTAssertEqual(try translated(#"SELECT 1 FROM "t" WHERE "p" IS NOT ? AND "q" IS ? AND "r" IS NULL AND "s" IS NOT NULL"#),
+                       #"SELECT 1 FROM "t" WHERE "p" IS DISTINCT FROM $1 AND "q" IS NOT DISTINCT FROM $2 AND "r" IS NULL AND "s" IS NOT NULL"#)
+        XCTAssertEqual(try translated(#"SELECT 1 FROM "t" WHERE ("a" = ?) IS NOT 1"#), #"SELECT 1 FROM "t" WHERE ("a" = $1) IS NOT TRUE"#)
+    }
+
+    func testEveryOrderingKeyPutsNullFirstAsSQLiteDoes() throws {
+        XCTAssertEqual(try translated(#"SELECT "a" FROM "t" ORDER BY COUNT(*) DESC, "b", COALESCE("c", "d") LIMIT ?"#),
+                       #"SELECT "a" FROM "t" ORDER BY COUNT(*) DESC NULLS LAST, "b" NULLS FIRST, COALESCE("c", "d") NULLS FIRST LIMIT $1"#)
+        XCTAssertEqual(try translated(#"SELECT "a" FROM "t" WHERE "a" IN (SELECT "b" FROM "u" ORDER BY "b" LIMIT ?) ORDER BY "a""#),
+                       #"SELECT "a" FROM "t" WHERE "a" IN (SELECT "b" FROM "u" ORDER BY "b" NULLS FIRST LIMIT $1) ORDER BY "a" NULLS FIRST"#)
+    }
+
+    func testADerivedTableIsNamedAndNoLimitIsLimitAll() throws {
+        XCTAssertEqual(try translated(#"SELECT COUNT(*) FROM (SELECT "a" FROM "t" LIMIT -1 OFFSET ?)"#),
+                       #"SELECT COUNT(*) FROM (SELECT "a" FROM "t" LIMIT ALL OFFSET $1) AS "derived""#)
+    }
+
+    func testLikeIgnoresTheCaseOfASCIIAndGlobBecomesLikeWithItsPatternRewritten() throws {
+        let text = try PostgresStatementText(translating: #"SELECT 1 FROM "t" WHERE "a" LIKE ? ESCAPE '\' AND "b" GLOB ?"#)
+        XCTAssertEqual(text.sql, #"SELECT 1 FROM "t" WHERE "a" ILIKE $1 ESCAPE '\' AND "b" LIKE $2 ESCAPE '\'"#)
+        XCTAssertEqual(text.globArguments, [1])
+        XCTAssertEqual(try PostgresStatementText.globToLike("*Stra?e[*]50%_"), #"%Stra_e*50\%\_"#)
+        XCTAssertThrowsError(try PostgresStatementText.globToLike("[a-z]*"))
+    }
+
+    func testTheFileSchemaTableIsTheOneTheImportKeeps() throws {
+        XCTAssertEqual(try translated(#"SELECT COUNT(*) FROM "sqlite_master" WHERE "sqlite_master"."name" = ?"#),
+                       #"SELECT COUNT(*) FROM "sqlite_schema" WHERE "sqlite_schema"."name" = $1"#)
+    }
+
+    func testWhatIsNotTranslatedIsRefusedWithItsName() throws {
+        XCTAssertThrowsError(try translated(#"SELECT 1 FROM "t" WHERE fetch_fold("a", 1) = ?"#)) { error in
+            XCTAssertTrue("\(error)".hasPrefix("text folding in a predicate ([c], [d] or [cd]) does not run on a PostgreSQL server yet"), "\(error)")
+        }
+    }
+
+    func testTheGeneratorsOwnRequestsTranslate() throws {
+        // A request of the generator, with a filter, a sort and a limit.
+        let request = FetchRequest<Station>().filter(Column("name") != "x").sorted(by: [Column("riders").descending]).limited(to: 3)
+        XCTAssertEqual(try translated(request.prepare().sql),
+                       #"SELECT "station"."id", "station"."name", "station"."line", "station"."riders" FROM "station" WHERE "name" <> $1 ORDER BY "riders" DESC NULLS LAST LIMIT $2"#)
+    }
+}

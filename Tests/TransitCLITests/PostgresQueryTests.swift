@@ -1,0 +1,115 @@
+import XCTest
+import Foundation
+import GTFSRealtime
+import SwiftProtobuf
+import TestSupport
+
+/// The query commands on a PostgreSQL hot standby answer byte for byte what they answer from an
+/// SQLite file holding the same feeds: the demo feed (Berlin, north-east of Greenwich), Nevada
+/// (west, with frequencies) and Cairns (south of the equator), imported into both.
+final class PostgresQueryTests: XCTestCase {
+    /// A feed and the questions asked of it: a point, two stops, a service date.
+    private struct Place {
+        let feed: String
+        let source: String
+        let point: String
+        let from: String
+        let to: String
+        let date: String
+        let name: String
+
+        /// Every query command, on this feed's point, stops and date, and on a date outside its service.
+        var questions: [[String]] {
+            let (lat, lon) = (String(point.split(separator: ",")[0]), String(point.split(separator: ",")[1]))
+            let morning = "\(date) 08:00", only = ["--feed", feed]
+            return [
+                ["nearby", lat, lon, "--radius", "1500"],
+                ["search", name],
+                ["departures", "--near", point, "--at", morning, "--radius", "800"],
+                ["departures", "--stop", from, "--at", "\(date) 23:30", "--limit", "50"] + only,
+                ["departures", "--stop", from, "--at", "2031-01-06 07:00"] + only,
+                ["routes"] + only,
+                ["routes", "--stop", from] + only,
+                ["stats", "--date", date] + only,
+                ["plan", from, to, "--at", morning] + only,
+                ["plan", from, to, "--arrive-by", "\(date) 12:00"] + only,
+                ["plan", point, to, "--at", morning, "--max-walk", "1000"] + only,
+                ["reach", from, "--at", morning, "--within", "30"] + only,
+                ["list", "stops", "--predicate", "stop_lat > \(lat) AND location_type == 0"] + only,
+                ["list", "trips", "--predicate", "route.route_type == 3", "--sort", "trip_id"] + only,
+                ["list", "stop_times", "--predicate", "stop.stop_id == \"\(from)\""] + only,
+                ["list", "stops", "--predicate", "stop_name ENDSWITH \"a\" OR stop_name LIKE \"*St*\""] + only,
+                ["list", "frequencies"] + only,
+            ]
+        }
+    }
+
+    private static let places = [
+        Place(feed: "lindenau", source: Paths.demoFeed, point: "52.5249,13.3692", from: "HBF", to: "LODZ", date: "2026-03-02", name: "u gorli"),
+        Place(feed: "nevada", source: "sample_gtfs.zip", point: "36.9,-116.76", from: "EMSI", to: "BULLFROG", date: "2008-06-03", name: "main st"),
+        Place(feed: "cairns", source: "cairns_gtfs.zip", point: "-16.92,145.77", from: "750245", to: "750195", date: "2014-09-16", name: "cairns central"),
+    ]
+
+    func testEveryQueryCommandAnswersTheSameFromTheStandbyAsFromTheFile() throws {
+        let servers = try PostgresServers()
+        let directory = TemporaryDirectory()
+        let file = directory.file("feeds.sqlite")
+        for place in Self.places {
+            let source = place.source.hasSuffix(".zip") ? try PostgresServers.sharedFeed(place.source, for: "the PostgreSQL parity test") : place.source
+            try servers.transitImport(source, ["--feed", place.feed, "--quiet"], db: file)
+            try servers.transitImport(source, ["--feed", place.feed, "--quiet"], db: servers.primary)
+        }
+        try servers.waitForStandby()
+        var answered = 0
+        let questions = Self.places.flatMap(\.questions) + [["trip", "CITY1", "--feed", "nevada"], ["route", "R1"], ["routes"]]
+        for question in questions {
+            for format in ["json", "table"] {
+                let arguments = question + ["--format", format]
+                let fromFile = try CommandRun.transit(arguments + ["--db", file])
+                let fromStandby = try CommandRun.transit(arguments + ["--db", servers.standby])
+                XCTAssertEqual(fromStandby.stdout, fromFile.stdout, "\(arguments): the standby's answer")
+                XCTAssertEqual(fromStandby.stderr, fromFile.stderr, "\(arguments): the standby's messages")
+                XCTAssertEqual(fromStandby.status, fromFile.status, "\(arguments): \(fromStandby.stderr)")
+                if fromFile.status == 0 && fromFile.stdout.count > 200 { answered += 1 }
+            }
+        }
+        // Most questions have a real answer (not an empty list), so the comparison means something.
+        XCTAssertGreaterThan(answered, questions.count, "\(answered) answers of more than 200 bytes among \(questions.count * 2)")
+    }
+
+    func testExplainOnTheServerPrintsItsStatementsAndPlansAndFlagsAFullScanOfALargeTable() throws {
+        let servers = try PostgresServers()
+        let cairns = try PostgresServers.sharedFeed("cairns_gtfs.zip", for: "the PostgreSQL --explain test")
+        try servers.transitImport(cairns, ["--feed", "cairns", "--quiet"], db: servers.primary)
+        try servers.waitForStandby()
+        let nearby = try CommandRun.transit(["nearby", "-16.92", "145.77", "--explain", "--db", servers.standby])
+        XCTAssertEqual(nearby.status, 0, nearby.stderr)
+        XCTAssertTrue(nearby.stderr.contains("WHERE \"stops\".\"stop_lon\" BETWEEN $1 AND $2"), nearby.stderr)
+        XCTAssertTrue(nearby.stderr.contains("-- arguments: ["), nearby.stderr)
+        XCTAssertTrue(nearby.stderr.contains("QUERY PLAN\n`--"), nearby.stderr)
+        XCTAssertFalse(nearby.stderr.contains("warning:"), "the stops are read by an index: \(nearby.stderr)")
+        // No index serves a stop time's headsign: the 37,790 stop times are read whole.
+        let scan = try CommandRun.transit(["list", "stop_times", "--predicate", "stop_headsign == \"nowhere\"", "--explain", "--db", servers.standby])
+        XCTAssertEqual(scan.status, 0, scan.stderr)
+        XCTAssertTrue(scan.stderr.contains("Seq Scan on stop_times_"), scan.stderr)
+        XCTAssertTrue(scan.stderr.contains("warning: the plan reads every row of stop_times_"), scan.stderr)
+    }
+
+    func testServeAndTheCommandsThatChangeFeedsInPlaceRefuseAServerWithOneLine() throws {
+        let servers = try PostgresServers()
+        try servers.transitImport(Paths.demoFeed, ["--quiet"], db: servers.primary)
+        // A valid GTFS-Realtime message (a header alone), so `realtime` gets as far as the store.
+        let directory = TemporaryDirectory()
+        let message = try directory.write("empty.pb", bytes: try TransitRealtime_FeedMessage.with {
+            $0.header = .with { $0.gtfsRealtimeVersion = "2.0"; $0.timestamp = 1_700_000_000 }
+        }.serializedBytes())
+        for arguments in [["feeds", "remove", "lindenau"], ["feeds", "upgrade"], ["realtime", message], ["serve", "--port", "0"]] {
+            let run = try CommandRun.transit(arguments + ["--db", servers.primary])
+            XCTAssertEqual(run.status, 1, "\(arguments): \(run.stdout)")
+            XCTAssertTrue(run.stderr.hasPrefix("Error: \(servers.primary) is a PostgreSQL server, which this command does not use yet"), "\(arguments): \(run.stderr)")
+            XCTAssertEqual(run.stderr.filter { $0 == "\n" }.count, 1, run.stderr)
+        }
+        let feeds = try CommandRun.transit(["feeds", "--db", servers.primary, "--format", "json"])
+        XCTAssertTrue(feeds.stdout.contains("\"feed\": \"lindenau\""), "the feed is still there: \(feeds.stdout) \(feeds.stderr)")
+    }
+}
