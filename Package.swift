@@ -102,7 +102,7 @@ let package = Package(
         ),
         // The server's executable (`transit serve` execs it; not meant to be called directly): only
         // starts TransitServer.
-        .executableTarget(name: "transit-serve", dependencies: ["TransitServer"]),
+        .executableTarget(name: "transit-serve", dependencies: ["TransitServer", "PostgresStore"]),
         // In-process query benchmarks (make bench): the module next to raw C-API floors.
         .executableTarget(name: "transit-bench", dependencies: ["GTFS", "FetchRequest", "CSQLite"]),
         // Helpers shared by the test targets: temporary folders, fixture feeds, running the binary.

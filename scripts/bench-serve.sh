@@ -49,22 +49,10 @@ for row in csv.DictReader(open(path)):
     print(f"/api/{kind}?" + urllib.parse.urlencode(query))
 PY
 done
-# wrk's script: each thread walks the targets from its own random offset. It has no response()
+# wrk's script (scripts/wrk-targets.lua): each thread walks the targets from its own random offset. It has no response()
 # callback: wrk counts non-2xx answers and socket errors itself (`failures` below reads them), and
 # a callback copies every answer into Lua: wrk, on the same cores as the server, took 27 µs of CPU
 # a request with it and 17-22 µs without (nearby, large feed, 2 cores).
-cat > bench/serve/targets.lua <<'LUA'
-local targets, next_index = {}, 1
-function init(args)
-  for line in io.lines(args[1]) do targets[#targets + 1] = line end
-  next_index = math.random(#targets)
-end
-function request()
-  local target = targets[next_index]
-  next_index = next_index % #targets + 1
-  return wrk.format("GET", target)
-end
-LUA
 
 serve() {
   "$bin/transit" serve --db "$1" --port "$port" --quiet 2> bench/serve/server.log &
@@ -76,7 +64,7 @@ stop() { kill "$server" 2> /dev/null || true; wait "$server" 2> /dev/null || tru
 trap stop EXIT
 rss() { awk '/RssAnon/ { anon = $2 / 1024 } /VmRSS/ { all = $2 / 1024 } END { printf "%.1f %.1f", anon, all }' "/proc/$server/status"; }
 load() { # TARGETS SECONDS: wrk's summary lines
-  wrk -t2 -c64 -d"$2"s --latency -s bench/serve/targets.lua "http://127.0.0.1:$port" -- "bench/serve/$1.targets"
+  wrk -t2 -c64 -d"$2"s --latency -s scripts/wrk-targets.lua "http://127.0.0.1:$port" -- "bench/serve/$1.targets"
 }
 failures() { # wrk's summary on stdin: its count of non-2xx answers and of socket errors
   awk '/Non-2xx or 3xx responses:/ { failed = $NF }
@@ -115,7 +103,7 @@ rounds() { # REQUESTS: nearby and departures in turns of 10 s until that many; p
   local count=0
   while [ "$count" -lt "$1" ]; do
     for kind in nearby departures; do
-      out=$(wrk -t2 -c64 -d10s -s bench/serve/targets.lua "http://127.0.0.1:$port" -- "bench/serve/$kind.targets")
+      out=$(wrk -t2 -c64 -d10s -s scripts/wrk-targets.lua "http://127.0.0.1:$port" -- "bench/serve/$kind.targets")
       count=$((count + $(echo "$out" | awk '/requests in/ { print $1 }')))
     done
     echo "  $count requests: heap $(rss | cut -d' ' -f1) MB" >&2

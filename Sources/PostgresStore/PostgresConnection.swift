@@ -61,6 +61,9 @@ public final class PostgresConnection {
         try rows(sql, parameters).first?.first ?? nil
     }
 
+    /// Whether a transaction is open (and not failed) on the connection.
+    var isInTransaction: Bool { PQtransactionStatus(handle) == PQTRANS_INTRANS }
+
     /// Whether the server is a hot standby (replaying a primary's changes: it refuses writes).
     public func isStandby() throws -> Bool {
         try value("SELECT pg_is_in_recovery()") == "t"
@@ -113,7 +116,7 @@ public final class PostgresConnection {
     /// request naming a table the store lacks (the realtime tables before any realtime was
     /// stored) fails alone, as in SQLite, instead of aborting the command's read transaction.
     func prepare(name: String, sql: String) throws -> OpaquePointer {
-        if PQtransactionStatus(handle) == PQTRANS_INTRANS {
+        if isInTransaction {
             let prepared = PQexec(handle, "SAVEPOINT transit_prepare; PREPARE \(name) AS \(sql); RELEASE SAVEPOINT transit_prepare")
             defer { PQclear(prepared) }
             do {

@@ -9,6 +9,8 @@ public final class PostgresStore: StoreConnection {
     let connection: PostgresConnection
     private let mode: Database.Mode
     private var statementCount = 0
+    /// Whether a time limit was set for the session (outside a transaction), to lift when asked.
+    private var sessionTimeLimit = false
 
     /// Lets every `Database` of this process open `postgres://` locations (transit-postgres sets
     /// it at start-up; programs without libpq never do).
@@ -46,7 +48,22 @@ public final class PostgresStore: StoreConnection {
         return QueryPlan(steps: plan.steps, statement: text.sql, largeScannedTables: try largeTables(among: plan.sequentialScans))
     }
 
+    /// The live schema's OID: every import makes a new schema and swaps it in, so it changes with
+    /// every import (read in the reader's snapshot, so never newer than what it reads).
+    public func dataVersion() throws -> Int64 {
+        Int64(try connection.value("SELECT oid FROM pg_namespace WHERE nspname = $1", [StorePublisher.liveSchema]) ?? "0") ?? 0
+    }
+
+    /// Inside a transaction (a served question's) the limit is `SET LOCAL`, gone at its end, so
+    /// lifting it costs no round trip; outside one it holds for the session until lifted.
     public func limitTime(toMilliseconds milliseconds: Int?) throws {
-        try connection.execute("SET statement_timeout = \(max(milliseconds ?? 0, milliseconds == nil ? 0 : 1))")
+        guard let milliseconds else {
+            if sessionTimeLimit { try connection.execute("SET statement_timeout = 0") }
+            sessionTimeLimit = false
+            return
+        }
+        let local = connection.isInTransaction
+        try connection.execute("SET \(local ? "LOCAL " : "")statement_timeout = \(max(milliseconds, 1))")
+        sessionTimeLimit = sessionTimeLimit || !local
     }
 }

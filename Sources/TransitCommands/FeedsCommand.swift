@@ -1,4 +1,5 @@
 import ArgumentParser
+import FetchRequest
 import GTFS
 
 /// `transit feeds`: the feeds of the database, `transit feeds remove NAME`, `transit feeds upgrade`.
@@ -52,12 +53,15 @@ struct FeedsRemoveCommand: ParsableCommand {
 
     func run() throws {
         do {
-            try FeedCatalog.remove(feedNamed: name, fromDatabaseAt: database.path)
+            try ServerChange.apply(to: database.path) { path in
+                try FeedCatalog.remove(feedNamed: name, fromDatabaseAt: path)
+                return true
+            }
         } catch let error as TransitError {
             if case .unknownFeed = error { throw ValidationError(error.description) }
             throw error
         }
-        writeToStandardOutput("Removed feed \(name) from \(database.path)\n")
+        writeToStandardOutput("Removed feed \(name) from \(StoreLocation.redacted(database.path))\n")
     }
 }
 
@@ -72,24 +76,31 @@ struct FeedsUpgradeCommand: ParsableCommand {
     @OptionGroup var database: DatabaseOptions
 
     func run() throws {
-        let version = try SchemaUpgrade.upgrade(databaseAt: database.path)
-        let indexes = try SchemaUpgrade.addMissingIndexes(databaseAt: database.path)
-        let statistics = try SchemaUpgrade.addPlannerStatistics(databaseAt: database.path)
-        let timetables = try SchemaUpgrade.addJourneyPlannerTimetables(databaseAt: database.path)
+        var (version, indexes, statistics, timetables): (String?, [String], Bool, [String]) = (nil, [], false, [])
+        // A server keeps no sqlite_stat1: PostgreSQL's ANALYZE makes its own at every store.
+        let onServer = StoreLocation.isPostgres(database.path)
+        try ServerChange.apply(to: database.path) { path in
+            version = try SchemaUpgrade.upgrade(databaseAt: path)
+            indexes = try SchemaUpgrade.addMissingIndexes(databaseAt: path)
+            statistics = try !onServer && SchemaUpgrade.addPlannerStatistics(databaseAt: path)
+            timetables = try SchemaUpgrade.addJourneyPlannerTimetables(databaseAt: path)
+            return version != nil || !indexes.isEmpty || statistics || !timetables.isEmpty
+        }
+        let shown = StoreLocation.redacted(database.path)
         if let version {
-            writeToStandardOutput("Upgraded \(database.path) from schema \(version) to \(Schema.version)\n")
+            writeToStandardOutput("Upgraded \(shown) from schema \(version) to \(Schema.version)\n")
         }
         if !indexes.isEmpty {
-            writeToStandardOutput("Added the missing index\(indexes.count == 1 ? "" : "es") \(indexes.joined(separator: ", ")) to \(database.path)\n")
+            writeToStandardOutput("Added the missing index\(indexes.count == 1 ? "" : "es") \(indexes.joined(separator: ", ")) to \(shown)\n")
         }
         if statistics {
-            writeToStandardOutput("Added the query planner's statistics (sqlite_stat1) to \(database.path)\n")
+            writeToStandardOutput("Added the query planner's statistics (sqlite_stat1) to \(shown)\n")
         }
         if !timetables.isEmpty {
-            writeToStandardOutput("Added the journey planner's timetable of \(timetables.joined(separator: ", ")) to \(database.path) (`transit plan`, `transit reach`)\n")
+            writeToStandardOutput("Added the journey planner's timetable of \(timetables.joined(separator: ", ")) to \(shown) (`transit plan`, `transit reach`)\n")
         }
         if version == nil && indexes.isEmpty && !statistics && timetables.isEmpty {
-            writeToStandardOutput("\(database.path) is up to date (schema \(Schema.version))\n")
+            writeToStandardOutput("\(shown) is up to date (schema \(Schema.version))\n")
         }
     }
 }

@@ -1,4 +1,5 @@
 import ArgumentParser
+import FetchRequest
 import Foundation
 import GTFS
 import HummingbirdCore
@@ -73,6 +74,9 @@ struct ServerCommand: AsyncParsableCommand {
         guard (0...100_000).contains(queue) else { throw ValidationError("--queue is from 0 to 100000") }
         guard (1...3600).contains(idleTimeout) else { throw ValidationError("--idle-timeout is from 1 to 3600 seconds") }
         if realtime.isEmpty && (feed != nil || !header.isEmpty) { throw ValidationError("--feed and --header go with --realtime URL") }
+        if !realtime.isEmpty && StoreLocation.isPostgres(database.path) {
+            throw ValidationError("--realtime stores what it reads in the database, which is not built yet on a PostgreSQL server: serve a file to refresh realtime (docs/postgres.md)")
+        }
     }
 
     /// How many event loops (threads reading and writing the connections) the server runs on a
@@ -104,7 +108,7 @@ struct ServerCommand: AsyncParsableCommand {
             onServerRunning: { channel in
                 let port = channel.localAddress?.port ?? 0
                 let shown = host.contains(":") ? "[\(host)]" : host
-                writeToStandardError("transit serve: \(pool.path) on http://\(shown):\(port)/ (Ctrl-C stops)\n")
+                writeToStandardError("transit serve: \(StoreLocation.redacted(pool.path)) on http://\(shown):\(port)/ (Ctrl-C stops)\n")
             },
             eventLoopGroup: MultiThreadedEventLoopGroup(numberOfThreads: Self.eventLoopCount(cores: System.coreCount)),
             logger: logger

@@ -3,7 +3,7 @@
 // program in its own place (exec), so only work on a server loads libpq and its 22 shared
 // libraries; a question asked of a file starts as before.
 //
-//     transit-postgres import [SOURCE] --db URL …   the import (ServerImport.swift)
+//     transit-postgres import [SOURCE] --db URL …   the import (ServerChanges.swift)
 //     transit-postgres COMMAND … --db URL            any other command, on the server's feeds
 import PostgresStore
 import TransitCommands
@@ -12,5 +12,6 @@ if CommandLine.arguments.dropFirst().first == "import" {
     runServerImport(arguments: Array(CommandLine.arguments.dropFirst(2)))
 } else {
     PostgresStore.register()
+    ServerChange.change = { url, body in _ = try changeOnServer(url: url, requiringFeeds: true, body) }
     TransitProgram.main()
 }

@@ -83,7 +83,7 @@ final class PostgresImportTests: XCTestCase {
     func testAnImportAgainstTheStandbyIsRefusedWithOneClearLine() throws {
         let run = try CommandRun.transit(["import", Paths.demoFeed, "--db", standby])
         XCTAssertEqual(run.status, 1)
-        XCTAssertEqual(run.stderr, "Error: \(standby) is a read-only hot standby; point `transit import` at the primary server\n")
+        XCTAssertEqual(run.stderr, "Error: \(standby) is a read-only hot standby; point `transit import` and `transit feeds remove|upgrade` at the primary server\n")
     }
 
     /// What a reader sees: the stop count the feeds table records for feed `x`, and the stops there are.

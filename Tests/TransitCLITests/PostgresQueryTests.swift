@@ -2,6 +2,7 @@ import XCTest
 import Foundation
 import GTFSRealtime
 import SwiftProtobuf
+import GTFS
 import TestSupport
 
 /// The query commands on a PostgreSQL hot standby answer byte for byte what they answer from an
@@ -95,21 +96,91 @@ final class PostgresQueryTests: XCTestCase {
         XCTAssertTrue(scan.stderr.contains("warning: the plan reads every row of stop_times_"), scan.stderr)
     }
 
-    func testServeAndTheCommandsThatChangeFeedsInPlaceRefuseAServerWithOneLine() throws {
+    func testFeedsRemoveAndUpgradeChangeTheServerAsAFileAndRealtimeIsRefusedWithOneLine() throws {
         let servers = try PostgresServers()
         try servers.transitImport(Paths.demoFeed, ["--quiet"], db: servers.primary)
+        try servers.transitImport(Paths.demoFeed, ["--feed", "second", "--quiet"], db: servers.primary)
+        let upgrade = try CommandRun.transit(["feeds", "upgrade", "--db", servers.primary])
+        XCTAssertEqual(upgrade.status, 0, upgrade.stderr)
+        XCTAssertEqual(upgrade.stdout, "\(servers.primary) is up to date (schema \(Schema.version))\n")
+        let onStandby = try CommandRun.transit(["feeds", "remove", "second", "--db", servers.standby])
+        XCTAssertEqual(onStandby.status, 1)
+        XCTAssertEqual(onStandby.stderr, "Error: \(servers.standby) is a read-only hot standby; point `transit import` and `transit feeds remove|upgrade` at the primary server\n")
+        let remove = try CommandRun.transit(["feeds", "remove", "second", "--db", servers.primary])
+        XCTAssertEqual(remove.status, 0, remove.stderr)
+        XCTAssertEqual(remove.stdout, "Removed feed second from \(servers.primary)\n")
+        try servers.waitForStandby()
+        let feeds = try CommandRun.transit(["feeds", "--db", servers.standby, "--format", "json"])
+        let names = try XCTUnwrap(JSONSerialization.jsonObject(with: Data(feeds.stdout.utf8)) as? [[String: Any]], feeds.stderr).compactMap { $0["feed"] as? String }
+        XCTAssertEqual(names, ["lindenau"])
+        let unknown = try CommandRun.transit(["feeds", "remove", "second", "--db", servers.primary])
+        XCTAssertEqual(unknown.status, 64, unknown.stderr)
+        XCTAssertTrue(unknown.stderr.contains("second"), unknown.stderr)
         // A valid GTFS-Realtime message (a header alone), so `realtime` gets as far as the store.
         let directory = TemporaryDirectory()
         let message = try directory.write("empty.pb", bytes: try TransitRealtime_FeedMessage.with {
             $0.header = .with { $0.gtfsRealtimeVersion = "2.0"; $0.timestamp = 1_700_000_000 }
         }.serializedBytes())
-        for arguments in [["feeds", "remove", "lindenau"], ["feeds", "upgrade"], ["realtime", message], ["serve", "--port", "0"]] {
-            let run = try CommandRun.transit(arguments + ["--db", servers.primary])
-            XCTAssertEqual(run.status, 1, "\(arguments): \(run.stdout)")
-            XCTAssertTrue(run.stderr.hasPrefix("Error: \(servers.primary) is a PostgreSQL server, which this command does not use yet"), "\(arguments): \(run.stderr)")
-            XCTAssertEqual(run.stderr.filter { $0 == "\n" }.count, 1, run.stderr)
+        let realtime = try CommandRun.transit(["realtime", message, "--db", servers.primary])
+        XCTAssertEqual(realtime.status, 1, realtime.stdout)
+        XCTAssertTrue(realtime.stderr.hasPrefix("Error: \(servers.primary) is a PostgreSQL server, which this command does not use yet"), realtime.stderr)
+        XCTAssertEqual(realtime.stderr.filter { $0 == "\n" }.count, 1, realtime.stderr)
+    }
+}
+
+/// `transit serve --db postgres://standby…`: the API answers as it does from a file, keeps
+/// answering while the primary imports, and answers the new feeds once the standby has them.
+final class PostgresServeTests: XCTestCase {
+    private static let targets = [
+        "/api/nearby?lat=52.5249&lon=13.3692&radius=2500",
+        "/api/departures?near=52.5249,13.3692&at=2026-03-02%2008:00",
+        "/api/departures?stop=HBF&at=2031-01-06%2008:00",
+        "/api/search?text=u%20gorli",
+        "/api/trip/T1",
+        "/api/routes",
+        "/api/route/R1",
+        "/api/plan?from=HBF&to=LODZ&at=2026-03-02%2008:00",
+        "/api/reach?from=HBF&at=2026-03-02%2008:00&within=60",
+        "/api/list/stops?predicate=location_type%20==%200",
+        "/api/nearby?lat=0&lon=200",
+    ]
+
+    func testTheServerOnTheStandbyAnswersAsOnTheFileAndFollowsTheImportsOfThePrimary() throws {
+        let servers = try PostgresServers()
+        let directory = TemporaryDirectory()
+        let file = directory.file("feeds.sqlite")
+        try servers.transitImport(Paths.demoFeed, ["--quiet"], db: file)
+        try servers.transitImport(Paths.demoFeed, ["--quiet"], db: servers.primary)
+        try servers.waitForStandby()
+        let onFile = try RunningServer(database: file)
+        let onStandby = try RunningServer(database: servers.standby)
+        defer { _ = onFile.stop(); _ = onStandby.stop() }
+        XCTAssertTrue(onStandby.stderr.hasPrefix("transit serve: \(servers.standby) on http://"), onStandby.stderr)
+        for target in Self.targets {
+            let (expected, answer) = (try onFile.request(target), try onStandby.request(target))
+            XCTAssertEqual(answer.status, expected.status, "\(target): \(answer.text)")
+            XCTAssertEqual(answer.text, expected.text, target)
         }
-        let feeds = try CommandRun.transit(["feeds", "--db", servers.primary, "--format", "json"])
-        XCTAssertTrue(feeds.stdout.contains("\"feed\": \"lindenau\""), "the feed is still there: \(feeds.stdout) \(feeds.stderr)")
+        // A second feed, imported on the primary while the server answers: every request is
+        // answered, and the feed is listed once the standby has replayed it.
+        try servers.transitImport(Paths.demoFeed, ["--feed", "second", "--quiet"], db: servers.primary)
+        var listed = false
+        for _ in 0..<3000 where !listed {
+            let feeds = try onStandby.request("/api/feeds")
+            XCTAssertEqual(feeds.status, 200, feeds.text)
+            listed = feeds.text.contains("\"feed\": \"second\"")
+            if !listed { usleep(10_000) }
+        }
+        XCTAssertTrue(listed, "the server answers the primary's new feed")
+        let second = try onStandby.request("/api/nearby?lat=52.5249&lon=13.3692&feed=second")
+        XCTAssertTrue(second.text.contains("\"feed\": \"second\""), second.text)
+    }
+
+    func testServingRealtimeFromAServerIsRefusedWithOneLine() throws {
+        let servers = try PostgresServers()
+        let run = try CommandRun.transit(["serve", "--db", servers.standby, "--realtime", "http://127.0.0.1:9/updates.pb"])
+        XCTAssertEqual(run.status, 64, run.stderr)
+        XCTAssertTrue(run.stderr.hasPrefix("Error: --realtime stores what it reads in the database, which is not built yet on a PostgreSQL server"), run.stderr)
+        XCTAssertEqual(run.stderr.filter { $0 == "\n" }.count, 1, run.stderr)
     }
 }

@@ -120,6 +120,10 @@ public final class Database {
     /// 600,000 instructions of a served nearby answer.
     @discardableResult
     public func runKept(_ sql: String) throws -> Int64? {
+        if let store {
+            try store.execute(sql)
+            return nil
+        }
         let statement: Statement
         if let kept = keptStatements[sql] {
             statement = kept
@@ -194,7 +198,8 @@ public final class Database {
     /// SQLite's `PRAGMA data_version`: it changes when another connection has committed a change
     /// to the file since this connection last asked (a long-lived reader's cue to read again).
     public func dataVersion() throws -> Int64 {
-        try runKept("PRAGMA data_version") ?? 0
+        if let store { return try store.dataVersion() }
+        return try runKept("PRAGMA data_version") ?? 0
     }
 
     /// The row id of the last row inserted on this connection.

@@ -16,6 +16,9 @@ public protocol StoreConnection: AnyObject {
     func queryPlan(_ sql: String, arguments: [SQLValue]) throws -> QueryPlan
     /// Stops any statement running longer than `milliseconds` (nil: no limit).
     func limitTime(toMilliseconds milliseconds: Int?) throws
+    /// A number that changes when the store's feeds change (SQLite's `PRAGMA data_version`): a
+    /// long-lived reader's cue to open the store again.
+    func dataVersion() throws -> Int64
 }
 
 /// One statement prepared on a server: run with values, then read row by row.

@@ -8,9 +8,9 @@ public enum StoreLocation {
     }
 }
 
-/// A command was pointed at a PostgreSQL server it cannot use yet: `transit import` stores feeds
-/// there and the query commands read them, but the commands that change a store in place
-/// (`feeds remove`, `feeds upgrade`, `realtime`) and `serve` work on SQLite files only so far.
+/// A command was pointed at a PostgreSQL server it cannot use yet: `transit import` and
+/// `transit feeds remove|upgrade` change the feeds there and the query commands and `serve` read
+/// them, but `realtime` stores into SQLite files only so far.
 public struct StoreNotSupported: Error, CustomStringConvertible, Sendable {
     /// The URL (any password left out by the caller).
     public let location: String
@@ -18,8 +18,8 @@ public struct StoreNotSupported: Error, CustomStringConvertible, Sendable {
     public init(location: String) { self.location = location }
 
     public var description: String {
-        "\(location) is a PostgreSQL server, which this command does not use yet: `transit import` stores feeds there and the query commands "
-            + "(nearby, departures, search, trip, routes, route, stats, list, plan, reach, feeds) read them; give this one --db FILE (docs/postgres.md)"
+        "\(location) is a PostgreSQL server, which this command does not use yet: `transit import` and `transit feeds remove|upgrade` change the feeds there, "
+            + "and the query commands (nearby, departures, search, trip, routes, route, stats, list, plan, reach, feeds) and serve read them; give this one --db FILE (docs/postgres.md)"
     }
 }
 

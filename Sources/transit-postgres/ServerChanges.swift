@@ -1,7 +1,8 @@
-// What `transit import --db postgres://…` runs (through transit-postgres): the server's transit
-// schema is read into a scratch SQLite file, transit-import adds the feed to it (same refusals,
-// counts and messages), and the file is stored back on the server in one transaction that ends
-// with the schema swap (StorePublisher). A concurrent import waits for this one (an advisory lock).
+// How transit-postgres changes the feeds on a server: the server's transit schema is read into a
+// scratch SQLite file, the file's own change is made to it (transit-import adds a feed, with the
+// same refusals, counts and messages; `feeds remove` and `feeds upgrade` run as on a file), and
+// the file is stored back on the server in one transaction that ends with the schema swap
+// (StorePublisher). A concurrent change waits for this one (an advisory lock).
 //
 //     transit-postgres import [SOURCE] --db URL --feed NAME [the other options of transit-import]
 import FetchRequest
@@ -21,7 +22,7 @@ func fail(_ message: String, code: Int32 = 1) -> Never {
 /// may not allocate: removed however this process ends but kill -9.
 nonisolated(unsafe) private var scratchPaths: [UnsafeMutablePointer<CChar>] = []
 
-private func removeScratch() {
+func removeScratch() {
     guard let folder = scratchPaths.last else { return }
     for path in scratchPaths.dropLast() { unlink(path) }
     rmdir(folder)
@@ -36,32 +37,54 @@ func runServerImport(arguments given: [String]) -> Never {
     let url = arguments[urlFlag + 1]
     arguments.removeSubrange(urlFlag...(urlFlag + 1))
     let shown = StoreLocation.redacted(url)
-    let connection = lockedPrimary(url: url, shown: shown)
-    let scratchFile = makeScratchFile()
     do {
-        defer { removeScratch() }
-        let started = monotonicSeconds()
-        let snapshot = StoreSnapshot(connection: connection)
-        if try snapshot.exists() { _ = try snapshot.write(toSQLiteFileAt: scratchFile) }
-        let read = monotonicSeconds() - started
-        let code = runImportEngine(arguments + ["--db", scratchFile, "--shown-db", shown])
-        guard code == 0 else { removeScratch(); exit(code) }
-        let storing = monotonicSeconds()
-        let summary = try StorePublisher(connection: connection).publish(sqliteFileAt: scratchFile)
-        if !arguments.contains("--quiet") {
-            writeToStandardOutput("Stored on \(shown): \(formatCount(summary.rows)) rows in \(summary.tables) tables, "
-                + "swapped in as schema \(StorePublisher.liveSchema) in \(formatSeconds(monotonicSeconds() - storing))"
-                + " (the feeds it held read back in \(formatSeconds(read)))\n")
-            if arguments.contains("--timings") {
-                writeToStandardOutput("  read back \(formatSeconds(read)), copy \(formatSeconds(summary.copySeconds)), keys and indexes "
-                    + "\(formatSeconds(summary.indexSeconds)), analyze \(formatSeconds(summary.analyzeSeconds)), swap and commit \(formatSeconds(summary.swapSeconds))\n")
-            }
+        let stored = try changeOnServer(url: url, requiringFeeds: false) { scratchFile in
+            let code = runImportEngine(arguments + ["--db", scratchFile, "--shown-db", shown])
+            guard code == 0 else { removeScratch(); exit(code) }
+            return true
+        }
+        guard let stored, !arguments.contains("--quiet") else { exit(0) }
+        let summary = stored.summary
+        writeToStandardOutput("Stored on \(shown): \(formatCount(summary.rows)) rows in \(summary.tables) tables, "
+            + "swapped in as schema \(StorePublisher.liveSchema) in \(formatSeconds(stored.storeSeconds))"
+            + " (the feeds it held read back in \(formatSeconds(stored.readSeconds)))\n")
+        if arguments.contains("--timings") {
+            writeToStandardOutput("  read back \(formatSeconds(stored.readSeconds)), copy \(formatSeconds(summary.copySeconds)), keys and indexes "
+                + "\(formatSeconds(summary.indexSeconds)), analyze \(formatSeconds(summary.analyzeSeconds)), swap and commit \(formatSeconds(summary.swapSeconds))\n")
         }
     } catch {
-        removeScratch()
         fail("\(error)")
     }
     exit(0)
+}
+
+/// What `changeOnServer` stored, and the seconds it took to read the feeds back and to store them.
+struct StoredChange {
+    let summary: StorePublisher.Summary
+    let readSeconds: Double
+    let storeSeconds: Double
+}
+
+/// The feeds of the primary at `url`, read into a scratch SQLite file, changed there by `body`,
+/// and stored back (when `body` returns true) in one transaction ending in the schema swap; nil
+/// when `body` changed nothing. Holds the import lock throughout, so changes wait for each other.
+/// `requiringFeeds`: a server holding no feeds is an error (there is nothing to change).
+func changeOnServer(url: String, requiringFeeds: Bool, _ body: (_ scratchFile: String) throws -> Bool) throws -> StoredChange? {
+    let connection = lockedPrimary(url: url, shown: StoreLocation.redacted(url))
+    let scratchFile = makeScratchFile()
+    defer { removeScratch() }
+    let started = monotonicSeconds()
+    let snapshot = StoreSnapshot(connection: connection)
+    if try snapshot.exists() {
+        _ = try snapshot.write(toSQLiteFileAt: scratchFile)
+    } else if requiringFeeds {
+        throw TransitError.noFeedsOnServer(location: StoreLocation.redacted(url))
+    }
+    let readSeconds = monotonicSeconds() - started
+    guard try body(scratchFile) else { return nil }
+    let storing = monotonicSeconds()
+    let summary = try StorePublisher(connection: connection).publish(sqliteFileAt: scratchFile)
+    return StoredChange(summary: summary, readSeconds: readSeconds, storeSeconds: monotonicSeconds() - storing)
 }
 
 /// A connection to the primary at `url`, holding the import lock: a standby or an unreachable
@@ -70,7 +93,7 @@ private func lockedPrimary(url: String, shown: String) -> PostgresConnection {
     do {
         let connection = try PostgresConnection(url: url)
         if try connection.isStandby() {
-            fail("\(shown) is a read-only hot standby; point `transit import` at the primary server")
+            fail("\(shown) is a read-only hot standby; point `transit import` and `transit feeds remove|upgrade` at the primary server")
         }
         _ = try connection.value("SELECT pg_advisory_lock(hashtext('transit import'))")
         return connection
