@@ -24,20 +24,48 @@ struct SQLiteLayout {
         /// Its place in the primary key (1-based), 0 when not part of it.
         let primaryKeyPosition: Int
 
-        /// The PostgreSQL type holding what SQLite stores under `declaredType` (SQLite's rules of
-        /// affinity): 64-bit integers (feed keys are feed·2³² + n), doubles, text ordered byte
-        /// for byte as SQLite's BINARY collation, and bytes.
-        var postgresType: String {
-            let type = declaredType.uppercased()
-            if type.contains("INT") { return "bigint" }
-            if type.contains("CHAR") || type.contains("CLOB") || type.contains("TEXT") { return "text COLLATE \"C\"" }
-            if type.contains("BLOB") || type.isEmpty { return "bytea" }
-            return "double precision"
+        /// What the column holds, by SQLite's rules of affinity for `declaredType`: found once
+        /// here, since every value read or written asks (per value, the string tests were most of
+        /// the time it took to read a feed back).
+        let storage: Storage
+
+        enum Storage {
+            case integer, real, text, bytes
         }
 
-        var isBytes: Bool { postgresType == "bytea" }
-        var isInteger: Bool { postgresType == "bigint" }
-        var isReal: Bool { postgresType == "double precision" }
+        init(name: String, declaredType: String, notNull: Bool, defaultValue: String?, primaryKeyPosition: Int) {
+            self.name = name
+            self.declaredType = declaredType
+            self.notNull = notNull
+            self.defaultValue = defaultValue
+            self.primaryKeyPosition = primaryKeyPosition
+            let type = declaredType.uppercased()
+            if type.contains("INT") {
+                storage = .integer
+            } else if type.contains("CHAR") || type.contains("CLOB") || type.contains("TEXT") {
+                storage = .text
+            } else if type.contains("BLOB") || type.isEmpty {
+                storage = .bytes
+            } else {
+                storage = .real
+            }
+        }
+
+        /// The PostgreSQL type holding what SQLite stores under `declaredType`: 64-bit integers
+        /// (feed keys are feed·2³² + n), doubles, text ordered byte for byte as SQLite's BINARY
+        /// collation, and bytes.
+        var postgresType: String {
+            switch storage {
+            case .integer: return "bigint"
+            case .text: return "text COLLATE \"C\""
+            case .bytes: return "bytea"
+            case .real: return "double precision"
+            }
+        }
+
+        var isBytes: Bool { storage == .bytes }
+        var isInteger: Bool { storage == .integer }
+        var isReal: Bool { storage == .real }
     }
 
     /// Tables first, then indexes, in the file's order; SQLite's own (`sqlite_stat1`, automatic

@@ -66,7 +66,7 @@ public struct StoreSnapshot {
         CopyField.unescape(raw, into: &field)
         if column.isBytes {
             statement.bind(bytes: CopyField.bytes(fromHex: field), at: index)
-        } else if column.isInteger, let value = Int64(String(decoding: field, as: UTF8.self)) {
+        } else if column.isInteger, let value = CopyField.integer(field) {
             statement.bind(integer: value, at: index)
         } else if column.isReal, let value = Double(String(decoding: field, as: UTF8.self)) {
             statement.bind(real: value, at: index)
@@ -98,6 +98,21 @@ enum CopyField {
             default: field.append(byte)    // \\ and any other character stand for themselves
             }
         }
+    }
+
+    /// A decimal integer's value, read from its bytes (no String made); nil for anything else.
+    static func integer(_ text: [UInt8]) -> Int64? {
+        guard !text.isEmpty, text.count <= 20 else { return nil }
+        let negative = text[0] == 0x2D
+        var value: Int64 = 0
+        for byte in text.dropFirst(negative ? 1 : 0) {
+            guard byte >= 0x30 && byte <= 0x39 else { return nil }
+            let (times, overflow) = value.multipliedReportingOverflow(by: 10)
+            let (sum, overflow2) = times.addingReportingOverflow(Int64(byte - 0x30))
+            guard !overflow && !overflow2 else { return text == Array("-9223372036854775808".utf8) ? .min : nil }
+            value = sum
+        }
+        return negative ? (text.count > 1 ? -value : nil) : value
     }
 
     /// The bytes of a `bytea` in hex form (`\x0a1b…`).
