@@ -9,6 +9,8 @@
 # COMMAND sees their URLs (database transit) in the environment:
 #     TRANSIT_TEST_POSTGRES           the primary
 #     TRANSIT_TEST_POSTGRES_STANDBY   the standby
+#     TRANSIT_TEST_POSTGRES_PRIMARY   a script that stops (`stop`) or starts (`start`) the primary,
+#                                     for the fault tests
 # Where PostgreSQL is not installed (apt install postgresql), one line says so and COMMAND runs
 # without them: the PostgreSQL tests then skip (and fail under CI=true).
 # PostgreSQL refuses to run as root, so as root the servers run as the user nobody.
@@ -52,6 +54,19 @@ start primary 5432
 "${as[@]}" "$bin/pg_basebackup" -h "$folder" -p 5432 -U postgres -D "$folder/standby" -R -X stream --checkpoint=fast --no-sync
 start standby 5433
 
+# The primary's switch, for tests that stop it while the standby serves (and start it again).
+cat > "$folder/primary.sh" <<SCRIPT
+#!/usr/bin/env bash
+set -euo pipefail
+case "\$1" in
+  stop) ${as[*]} "$bin/pg_ctl" -D "$folder/primary" -m fast -w stop > /dev/null ;;
+  start) ${as[*]} "$bin/pg_ctl" -D "$folder/primary" -l "$folder/primary.log" -w -t 60 -o "-k $folder -p 5432 -c listen_addresses=''" start > /dev/null ;;
+  *) echo "usage: \$0 stop|start" >&2; exit 64 ;;
+esac
+SCRIPT
+chmod +x "$folder/primary.sh"
+
+export TRANSIT_TEST_POSTGRES_PRIMARY="$folder/primary.sh"
 export TRANSIT_TEST_POSTGRES="postgresql:///transit?host=$folder&port=5432&user=postgres"
 export TRANSIT_TEST_POSTGRES_STANDBY="postgresql:///transit?host=$folder&port=5433&user=postgres"
 "$@"

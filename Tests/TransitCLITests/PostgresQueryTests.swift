@@ -176,6 +176,37 @@ final class PostgresServeTests: XCTestCase {
         XCTAssertTrue(second.text.contains("\"feed\": \"second\""), second.text)
     }
 
+    func testWhenThePrimaryStopsTheServerOnTheStandbyKeepsAnsweringAndChangesFailWithOneLine() throws {
+        let servers = try PostgresServers()
+        guard let primarySwitch = ProcessInfo.processInfo.environment["TRANSIT_TEST_POSTGRES_PRIMARY"] else {
+            return XCTFail("TRANSIT_TEST_POSTGRES_PRIMARY is not set: run the tests through scripts/with-postgres.sh")
+        }
+        try servers.transitImport(Paths.demoFeed, ["--quiet"], db: servers.primary)
+        try servers.waitForStandby()
+        let server = try RunningServer(database: servers.standby)
+        defer { _ = server.stop() }
+        let answers = try Self.targets.map { try server.request($0) }
+        XCTAssertEqual(try CommandRun.run(primarySwitch, ["stop"]).status, 0, "the primary stops")
+        var primaryStopped = true
+        defer { if primaryStopped { _ = try? CommandRun.run(primarySwitch, ["start"]) } }
+        for (target, answer) in zip(Self.targets, answers) {
+            let again = try server.request(target)
+            XCTAssertEqual(again.status, answer.status, "\(target): \(again.text)")
+            XCTAssertEqual(again.text, answer.text, "\(target) is answered as before, the primary stopped")
+        }
+        for change in [["import", Paths.demoFeed, "--feed", "other"], ["feeds", "remove", "lindenau"]] {
+            let run = try CommandRun.transit(change + ["--db", servers.primary])
+            XCTAssertEqual(run.status, 1, "\(change): \(run.stdout)")
+            XCTAssertTrue(run.stderr.hasPrefix("Error: \(servers.primary): cannot connect: "), "\(change): \(run.stderr)")
+            XCTAssertEqual(run.stderr.filter { $0 == "\n" }.count, 1, run.stderr)
+        }
+        XCTAssertEqual(try CommandRun.run(primarySwitch, ["start"]).status, 0, "the primary starts again")
+        primaryStopped = false
+        // The standby follows the primary again (its replay reaches the primary's position).
+        try servers.waitForStandby()
+        XCTAssertEqual(try server.request(Self.targets[0]).text, answers[0].text)
+    }
+
     func testServingRealtimeFromAServerIsRefusedWithOneLine() throws {
         let servers = try PostgresServers()
         let run = try CommandRun.transit(["serve", "--db", servers.standby, "--realtime", "http://127.0.0.1:9/updates.pb"])
