@@ -19,7 +19,8 @@ enum ExplainJSON {
     }
 
     private static func statement(_ executed: ExecutedRequest) -> String {
-        "{\"sql\": " + JSONText.quote(executed.request.sql)
+        // The statement as the store ran it: a server's translation, else the request's own.
+        "{\"sql\": " + JSONText.quote(executed.plan.statement ?? executed.request.sql)
             + ", \"arguments\": [" + executed.request.arguments.map(value).joined(separator: ", ") + "]"
             + ", \"plan\": [" + executed.plan.steps.map { "{\"id\": \($0.id), \"parent\": \($0.parent), \"detail\": " + JSONText.quote($0.detail) + "}" }.joined(separator: ", ") + "]"
             + ", \"rows\": \(executed.rowCount), \"ms\": " + formatDecimal(executed.seconds * 1000, decimals: 3) + "}"

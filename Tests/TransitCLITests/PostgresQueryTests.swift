@@ -156,6 +156,11 @@ final class PostgresServeTests: XCTestCase {
         let onStandby = try RunningServer(database: servers.standby)
         defer { _ = onFile.stop(); _ = onStandby.stop() }
         XCTAssertTrue(onStandby.stderr.hasPrefix("transit serve: \(servers.standby) on http://"), onStandby.stderr)
+        // explain=1 shows the statements as the server ran them, and its plans.
+        let explained = try onStandby.request("/api/nearby?lat=52.5249&lon=13.3692&explain=1")
+        XCTAssertEqual(explained.status, 200, explained.text)
+        XCTAssertTrue(explained.text.contains(#""stop_lon\" BETWEEN $1 AND $2"#), explained.text)
+        XCTAssertTrue(explained.text.contains("Scan"), explained.text)
         for target in Self.targets {
             let (expected, answer) = (try onFile.request(target), try onStandby.request(target))
             XCTAssertEqual(answer.status, expected.status, "\(target): \(answer.text)")
