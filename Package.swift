@@ -85,7 +85,7 @@ let package = Package(
         // directly): imports through transit-import into a scratch file, then stores it on the server.
         .executableTarget(name: "transit-postgres", dependencies: ["GTFS", "PostgresStore", "TransitCommands"]),
         // The realtime reader `transit realtime` runs (not meant to be called directly).
-        .executableTarget(name: "transit-realtime", dependencies: ["GTFS", "GTFSRealtime", "HTTPDownload"]),
+        .executableTarget(name: "transit-realtime", dependencies: ["GTFS", "GTFSRealtime", "HTTPDownload", "PostgresStore"]),
         // The HTTP server `transit serve` runs: the commands' questions as a JSON API, and pages (a
         // map, a departures board) embedded in the binary. A library, so its parts are tested in
         // process (TransitServerTests); Hummingbird and SwiftNIO stay out of `transit`, so its

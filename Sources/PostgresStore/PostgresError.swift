@@ -22,3 +22,15 @@ public struct PostgresError: Error, CustomStringConvertible {
         return line
     }
 }
+
+/// A change (an import, `feeds remove|upgrade`, a realtime read) was pointed at a hot standby.
+public struct ReadOnlyStandby: Error, CustomStringConvertible {
+    /// The standby, as its URL without a password.
+    public let location: String
+
+    public init(location: String) { self.location = location }
+
+    public var description: String {
+        "\(location) is a read-only hot standby; point `transit import`, `transit feeds remove|upgrade` and `transit realtime` at the primary server"
+    }
+}

@@ -5,6 +5,11 @@ import FetchRequest
 ///
 /// A read-only open reads in one `REPEATABLE READ READ ONLY` transaction per `BEGIN`, so a command
 /// sees one snapshot of the feeds, as a file's read transaction does; on a hot standby too.
+///
+/// A read-write open is for what changes rows in place, the realtime data (`transit realtime`):
+/// its `BEGIN` waits for the lock imports and `feeds remove|upgrade` hold (ServerChanges), so a
+/// change that copies the feeds out and back never loses realtime data stored meanwhile. The
+/// feeds themselves change only by a whole import (StorePublisher's swap).
 public final class PostgresStore: StoreConnection {
     let connection: PostgresConnection
     private let mode: Database.Mode
@@ -18,19 +23,25 @@ public final class PostgresStore: StoreConnection {
         Database.storeOpener = { location, mode in try PostgresStore(url: location, mode: mode) }
     }
 
+    /// The advisory lock key every change of a server's feeds and realtime data holds while it works.
+    public static let changeLockKey = "hashtext('transit import')"
+
     public init(url: String, mode: Database.Mode) throws {
-        // Feeds change on a server only by a whole import (StorePublisher's swap), never in place.
-        guard mode == .readOnly else { throw StoreNotSupported(location: StoreLocation.redacted(url)) }
         connection = try PostgresConnection(url: url)
         self.mode = mode
+        if mode == .readWrite, try connection.isStandby() { throw ReadOnlyStandby(location: StoreLocation.redacted(url)) }
         try connection.execute("SET search_path TO \(quoted(StorePublisher.liveSchema))")
     }
 
     public func execute(_ sql: String) throws {
         let statement = sql.drop { $0 == " " }
         if statement.prefix(6).uppercased() == "PRAGMA" { return }
-        if mode == .readOnly, statement.uppercased() == "BEGIN" {
-            return try connection.execute("BEGIN ISOLATION LEVEL REPEATABLE READ READ ONLY")
+        // SQLite's `BEGIN IMMEDIATE` and the like: a server's transactions need no lock mode.
+        if statement.prefix(5).uppercased() == "BEGIN" {
+            guard mode == .readWrite else { return try connection.execute("BEGIN ISOLATION LEVEL REPEATABLE READ READ ONLY") }
+            try connection.execute("BEGIN")
+            _ = try connection.value("SELECT pg_advisory_xact_lock(\(Self.changeLockKey))")
+            return
         }
         try connection.execute(sql)
     }

@@ -91,6 +91,19 @@ struct SQLiteLayout {
     var tables: [Object] { objects.filter { $0.type == "table" } }
     var indexes: [Object] { objects.filter { $0.type == "index" } }
 
+    /// Whether `table` is a rowid table whose rowid no column names (no `INTEGER PRIMARY KEY`):
+    /// SQLite's natural order of such a table (`ORDER BY "rowid"`, as in `feed_info` and the alert
+    /// periods) is kept on the server in a column of that name, numbered by default (`IDENTITY`)
+    /// for rows written there in place.
+    static func keepsRowID(_ table: Object, columns: [Column]) -> Bool {
+        guard !table.sql.uppercased().contains("WITHOUT ROWID") else { return false }
+        let key = columns.filter { $0.primaryKeyPosition > 0 }
+        return !(key.count == 1 && key[0].declaredType.uppercased() == "INTEGER")
+    }
+
+    /// The column keeping the rowid on the server (`keepsRowID`).
+    static let rowID = Column(name: "rowid", declaredType: "INTEGER", notNull: true, defaultValue: nil, primaryKeyPosition: 0)
+
     /// The columns of `table` in `database`, in order.
     static func columns(of table: String, in database: Database) throws -> [Column] {
         let statement = try database.makeStatement("SELECT name, type, \"notnull\", dflt_value, pk FROM pragma_table_info(?)")

@@ -25,12 +25,16 @@ public struct StoreSnapshot {
         ).map { SQLiteLayout.Object(type: $0[0] ?? "", name: $0[1] ?? "", table: $0[2] ?? "", sql: $0[3] ?? "") })
         let database = try Database(path: path, mode: .readWrite)
         try database.execute("PRAGMA journal_mode = OFF; PRAGMA synchronous = OFF")
+        // Feeds stored before the rowid was kept have no such column.
+        let keptRowIDs = Set(try connection.rows("SELECT table_name FROM information_schema.columns WHERE table_schema = $1 AND column_name = $2",
+                                                 [StorePublisher.liveSchema, SQLiteLayout.rowID.name]).compactMap { $0.first ?? nil })
         var rows = 0
         try database.inTransaction {
             for table in layout.tables {
                 try database.execute(table.sql)
                 let columns = try SQLiteLayout.columns(of: table.name, in: database)
-                rows += try copyRows(of: table.name, columns: columns, into: database)
+                let rowID = keptRowIDs.contains(table.name) && SQLiteLayout.keepsRowID(table, columns: columns)
+                rows += try copyRows(of: table.name, columns: columns + (rowID ? [SQLiteLayout.rowID] : []), into: database)
             }
             for index in layout.indexes { try database.execute(index.sql) }
         }
@@ -39,7 +43,8 @@ public struct StoreSnapshot {
 
     /// Reads every row of `table` with one `COPY … TO STDOUT` and inserts it into `database`.
     private func copyRows(of table: String, columns: [SQLiteLayout.Column], into database: Database) throws -> Int {
-        let insert = try database.makeStatement("INSERT INTO \(quoted(table)) VALUES (" + columns.map { _ in "?" }.joined(separator: ", ") + ")")
+        let insert = try database.makeStatement("INSERT INTO \(quoted(table)) (" + columns.map { quoted($0.name) }.joined(separator: ", ") + ") VALUES ("
+                                                + columns.map { _ in "?" }.joined(separator: ", ") + ")")
         let source = quoted(StorePublisher.liveSchema) + "." + quoted(table)
         var count = 0
         var field: [UInt8] = []

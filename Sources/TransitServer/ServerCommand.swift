@@ -75,7 +75,8 @@ struct ServerCommand: AsyncParsableCommand {
         guard (1...3600).contains(idleTimeout) else { throw ValidationError("--idle-timeout is from 1 to 3600 seconds") }
         if realtime.isEmpty && (feed != nil || !header.isEmpty) { throw ValidationError("--feed and --header go with --realtime URL") }
         if !realtime.isEmpty && StoreLocation.isPostgres(database.path) {
-            throw ValidationError("--realtime stores what it reads in the database, which is not built yet on a PostgreSQL server: serve a file to refresh realtime (docs/postgres.md)")
+            // Stored once for every node: serve reads a standby, which takes no writes.
+            throw ValidationError("--realtime stores what it reads in the database: on a PostgreSQL server store it once for every node with `transit realtime URL --every SECONDS --db PRIMARY` (docs/postgres.md)")
         }
     }
 

@@ -82,6 +82,8 @@ func changeOnServer(url: String, requiringFeeds: Bool, _ body: (_ scratchFile: S
     }
     let readSeconds = monotonicSeconds() - started
     guard try body(scratchFile) else { return nil }
+    // Realtime data is stored on the server in place (`transit realtime`), in tables made here.
+    try RealtimeStore.makeTables(inDatabaseAt: scratchFile)
     let storing = monotonicSeconds()
     let summary = try StorePublisher(connection: connection).publish(sqliteFileAt: scratchFile)
     return StoredChange(summary: summary, readSeconds: readSeconds, storeSeconds: monotonicSeconds() - storing)
@@ -93,9 +95,9 @@ private func lockedPrimary(url: String, shown: String) -> PostgresConnection {
     do {
         let connection = try PostgresConnection(url: url)
         if try connection.isStandby() {
-            fail("\(shown) is a read-only hot standby; point `transit import` and `transit feeds remove|upgrade` at the primary server")
+            fail("\(ReadOnlyStandby(location: shown))")
         }
-        _ = try connection.value("SELECT pg_advisory_lock(hashtext('transit import'))")
+        _ = try connection.value("SELECT pg_advisory_lock(\(PostgresStore.changeLockKey))")
         return connection
     } catch {
         fail("\(error)")

@@ -5,11 +5,15 @@
 //
 // Each SOURCE is a file or an http(s) URL of one binary GTFS-Realtime FeedMessage (the headers
 // are sent with every request). All sources are read and decoded first; only when every one is
-// good is the feed's stored realtime data replaced (one transaction).
+// good is the feed's stored realtime data replaced (one transaction), in an SQLite file or on a
+// PostgreSQL primary (`--db postgres://…`, which links libpq here: realtime reads are not the
+// start-up that counts).
 import Foundation
 import GTFS
 import GTFSRealtime
 import HTTPDownload
+import FetchRequest
+import PostgresStore
 #if canImport(Glibc)
 import Glibc
 #endif
@@ -42,6 +46,8 @@ func fail(_ message: String, code: Int32 = 1) -> Never {
 }
 
 guard !sources.isEmpty else { fail("transit-realtime reads messages for `transit realtime SOURCE...`; use that command", code: 64) }
+// On a PostgreSQL primary the data is stored in place, in one transaction per round.
+if StoreLocation.isPostgres(database) { PostgresStore.register() }
 
 /// The bytes of `source`: a file, or an http(s) URL downloaded (with the headers) into memory.
 @MainActor func contents(of source: String) throws -> [UInt8] {

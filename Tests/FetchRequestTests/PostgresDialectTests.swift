@@ -42,6 +42,13 @@ final class PostgresDialectTests: XCTestCase {
                        #"SELECT COUNT(*) FROM "sqlite_schema" WHERE "sqlite_schema"."name" = $1"#)
     }
 
+    func testAnInsertThatIgnoresATakenKeySaysSoAtItsEnd() throws {
+        let table = TableDefinition("t", columns: [.init("a", .integer), .init("b", .text)], primaryKey: ["a"])
+        XCTAssertEqual(try translated(table.insertSQL(orIgnore: true)), #"INSERT INTO "t" ("a", "b") VALUES ($1, $2) ON CONFLICT DO NOTHING"#)
+        XCTAssertEqual(try translated(table.insertSQL(orFail: true)), #"INSERT INTO "t" ("a", "b") VALUES ($1, $2)"#)
+        XCTAssertEqual(try translated(table.insertSQL()), #"INSERT INTO "t" ("a", "b") VALUES ($1, $2)"#)
+    }
+
     func testWhatIsNotTranslatedIsRefusedWithItsName() throws {
         XCTAssertThrowsError(try translated(#"SELECT 1 FROM "t" WHERE fetch_fold("a", 1) = ?"#)) { error in
             XCTAssertTrue("\(error)".hasPrefix("text folding in a predicate ([c], [d] or [cd]) does not run on a PostgreSQL server yet"), "\(error)")

@@ -8,9 +8,9 @@ public enum StoreLocation {
     }
 }
 
-/// A command was pointed at a PostgreSQL server it cannot use yet: `transit import` and
-/// `transit feeds remove|upgrade` change the feeds there and the query commands and `serve` read
-/// them, but `realtime` stores into SQLite files only so far.
+/// A program that does not link a server's client (no `Database.storeOpener`) was pointed at a
+/// PostgreSQL server: `transit` runs transit-postgres for such URLs, so this is seen only when a
+/// helper is run by hand.
 public struct StoreNotSupported: Error, CustomStringConvertible, Sendable {
     /// The URL (any password left out by the caller).
     public let location: String
@@ -18,8 +18,7 @@ public struct StoreNotSupported: Error, CustomStringConvertible, Sendable {
     public init(location: String) { self.location = location }
 
     public var description: String {
-        "\(location) is a PostgreSQL server, which this command does not use yet: `transit import` and `transit feeds remove|upgrade` change the feeds there, "
-            + "and the query commands (nearby, departures, search, trip, routes, route, stats, list, plan, reach, feeds) and serve read them; give this one --db FILE (docs/postgres.md)"
+        "\(location) is a PostgreSQL server, which this program cannot open: run it through `transit` (docs/postgres.md)"
     }
 }
 

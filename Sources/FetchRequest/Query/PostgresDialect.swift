@@ -16,6 +16,8 @@
 /// | `LIMIT -1` | `LIMIT ALL` | no limit |
 /// | `FROM (SELECT …)` | `FROM (SELECT …) AS "derived"` | a derived table needs a name |
 /// | `"sqlite_master"` | `"sqlite_schema"` | the file's `CREATE` statements, kept by the import |
+/// | `INSERT OR IGNORE INTO …` | `INSERT INTO … ON CONFLICT DO NOTHING` | a row whose key is taken is left out |
+/// | `INSERT OR FAIL INTO …` | `INSERT INTO …` | a server's statement fails whole anyway |
 ///
 /// Text columns are `COLLATE "C"` on the server, so text orders byte by byte as SQLite's BINARY.
 public struct PostgresStatementText: Sendable, Equatable {
@@ -112,6 +114,8 @@ private struct Translator {
     var globArguments: Set<Int> = []
     private var placeholders = 0
     private var position = 0
+    /// Set by `INSERT OR IGNORE`: the statement ends with `ON CONFLICT DO NOTHING`.
+    private var ignoringConflicts = false
     /// For each open parenthesis: whether it opened a derived table (`FROM (`), and the depth's
     /// ORDER BY state.
     private var frames: [Frame] = [Frame(derivedTable: false)]
@@ -167,6 +171,7 @@ private struct Translator {
             }
         }
         endOrderingKey()
+        if ignoringConflicts { output += " ON CONFLICT DO NOTHING" }
     }
 
     private mutating func symbol(_ text: String) throws {
@@ -213,6 +218,13 @@ private struct Translator {
                let one = significant(from: minus.index + 1), one.token.text == "1" {
                 output += " ALL"
                 position = one.index + 1
+            }
+        case "INSERT":
+            output += token.text
+            // `INSERT OR IGNORE` / `OR FAIL`: the conflict clause moves to the end, or goes.
+            if let or = significant(from: position), or.token.isKeyword("OR"), let verb = significant(from: or.index + 1) {
+                ignoringConflicts = verb.token.isKeyword("IGNORE")
+                position = verb.index + 1
             }
         case "IS":
             try isComparison(token)
