@@ -25,8 +25,12 @@ final class PostgresStatement: StoreStatement {
     /// BLOBs unescaped for the current row, freed when it moves on.
     private var unescaped: [Int: UnsafeMutableRawBufferPointer] = [:]
 
-    init(connection: PostgresConnection, name: String, sql: String) throws {
+    /// Where an insert notes the texts it writes (a read-write store's), else nil.
+    private let writtenText: WrittenText?
+
+    init(connection: PostgresConnection, name: String, sql: String, writtenText: WrittenText? = nil) throws {
         self.connection = connection
+        self.writtenText = writtenText
         self.name = name
         text = try PostgresStatementText(translating: sql)
         let description = try connection.prepare(name: name, sql: text.sql)
@@ -44,6 +48,7 @@ final class PostgresStatement: StoreStatement {
 
     func run(_ arguments: [SQLValue]) throws {
         reset()
+        writtenText?.note(arguments)
         let result = try connection.executePrepared(name: name, parameters: try text.parameters(arguments), sql: text.sql)
         self.result = result
         rowCount = PQntuples(result)

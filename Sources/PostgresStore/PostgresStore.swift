@@ -16,19 +16,23 @@ public final class PostgresStore: StoreConnection {
     private var statementCount = 0
     /// Whether a time limit was set for the session (outside a transaction), to lift when asked.
     private var sessionTimeLimit = false
+    /// A read-write open's texts beyond ASCII written in the transaction, whose folds are stored
+    /// at its commit (`TextFolds`), so `[c]`/`[d]` predicates fold them as on a file.
+    private let writtenText: WrittenText?
 
     /// Lets every `Database` of this process open `postgres://` locations (transit-postgres sets
-    /// it at start-up; programs without libpq never do).
-    public static func register() {
-        Database.storeOpener = { location, mode in try PostgresStore(url: location, mode: mode) }
+    /// it at start-up; programs without libpq never do). `folding`, the model's, is for writers.
+    public static func register(folding: TextFolds.Folding? = nil) {
+        Database.storeOpener = { location, mode in try PostgresStore(url: location, mode: mode, folding: folding) }
     }
 
     /// The advisory lock key every change of a server's feeds and realtime data holds while it works.
     public static let changeLockKey = "hashtext('transit import')"
 
-    public init(url: String, mode: Database.Mode) throws {
+    public init(url: String, mode: Database.Mode, folding: TextFolds.Folding? = nil) throws {
         connection = try PostgresConnection(url: url)
         self.mode = mode
+        writtenText = mode == .readWrite ? folding.map(WrittenText.init) : nil
         if mode == .readWrite, try connection.isStandby() { throw ReadOnlyStandby(location: StoreLocation.redacted(url)) }
         try connection.execute("SET search_path TO \(quoted(StorePublisher.liveSchema))")
     }
@@ -43,12 +47,17 @@ public final class PostgresStore: StoreConnection {
             _ = try connection.value("SELECT pg_advisory_xact_lock(\(Self.changeLockKey))")
             return
         }
+        if let writtenText, statement.prefix(6).uppercased() == "COMMIT" {
+            try TextFolds(connection: connection, schema: StorePublisher.liveSchema).add(writtenText.values, folding: writtenText.folding)
+            writtenText.values.removeAll()
+        }
         try connection.execute(sql)
     }
 
     public func prepare(_ sql: String) throws -> StoreStatement {
         statementCount += 1
-        return try PostgresStatement(connection: connection, name: "transit_\(statementCount)", sql: sql)
+        let writing = sql.drop { $0 == " " }.prefix(6).uppercased() == "INSERT"
+        return try PostgresStatement(connection: connection, name: "transit_\(statementCount)", sql: sql, writtenText: writing ? writtenText : nil)
     }
 
     public func queryPlan(_ sql: String, arguments: [SQLValue]) throws -> QueryPlan {
@@ -76,5 +85,18 @@ public final class PostgresStore: StoreConnection {
         let local = connection.isInTransaction
         try connection.execute("SET \(local ? "LOCAL " : "")statement_timeout = \(max(milliseconds, 1))")
         sessionTimeLimit = sessionTimeLimit || !local
+    }
+}
+
+/// The texts beyond ASCII a read-write open's inserts wrote, and the folding to store for them.
+final class WrittenText {
+    let folding: TextFolds.Folding
+    var values = Set<String>()
+
+    init(folding: @escaping TextFolds.Folding) { self.folding = folding }
+
+    /// Notes the text values among `arguments` that are not plain ASCII.
+    func note(_ arguments: [SQLValue]) {
+        for case .text(let text) in arguments where !text.utf8.allSatisfy({ $0 < 0x80 }) { values.insert(text) }
     }
 }

@@ -81,12 +81,23 @@ func changeOnServer(url: String, requiringFeeds: Bool, _ body: (_ scratchFile: S
         throw TransitError.noFeedsOnServer(location: StoreLocation.redacted(url))
     }
     let readSeconds = monotonicSeconds() - started
-    guard try body(scratchFile) else { return nil }
+    let changed = try body(scratchFile)
+    let current = try hasCurrentLayout(connection)
+    guard changed || !current else { return nil }
     // Realtime data is stored on the server in place (`transit realtime`), in tables made here.
     try RealtimeStore.makeTables(inDatabaseAt: scratchFile)
     let storing = monotonicSeconds()
-    let summary = try StorePublisher(connection: connection).publish(sqliteFileAt: scratchFile)
+    let summary = try StorePublisher(connection: connection, folding: TransitModel.folding).publish(sqliteFileAt: scratchFile)
     return StoredChange(summary: summary, readSeconds: readSeconds, storeSeconds: monotonicSeconds() - storing)
+}
+
+/// Whether the server's live schema has what this build stores beside the file's tables (the
+/// realtime tables, `fetch_fold`): a `feeds upgrade` that changes nothing in the file stores the
+/// feeds again when it does not.
+private func hasCurrentLayout(_ connection: PostgresConnection) throws -> Bool {
+    let live = StorePublisher.liveSchema
+    return try connection.value("SELECT to_regclass($1) IS NOT NULL AND to_regprocedure($2) IS NOT NULL",
+                                ["\(live).realtime_feeds", "\(live).fetch_fold(text, integer)"]) == "t"
 }
 
 /// A connection to the primary at `url`, holding the import lock: a standby or an unreachable

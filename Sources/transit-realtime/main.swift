@@ -47,7 +47,7 @@ func fail(_ message: String, code: Int32 = 1) -> Never {
 
 guard !sources.isEmpty else { fail("transit-realtime reads messages for `transit realtime SOURCE...`; use that command", code: 64) }
 // On a PostgreSQL primary the data is stored in place, in one transaction per round.
-if StoreLocation.isPostgres(database) { PostgresStore.register() }
+if StoreLocation.isPostgres(database) { PostgresStore.register(folding: TransitModel.folding) }
 
 /// The bytes of `source`: a file, or an http(s) URL downloaded (with the headers) into memory.
 @MainActor func contents(of source: String) throws -> [UInt8] {

@@ -18,6 +18,8 @@ final class PostgresQueryTests: XCTestCase {
         let to: String
         let date: String
         let name: String
+        /// A part of a stop's name as a rider types it (no accents, any case).
+        let folded: String
 
         /// Every query command, on this feed's point, stops and date, and on a date outside its service.
         var questions: [[String]] {
@@ -41,14 +43,19 @@ final class PostgresQueryTests: XCTestCase {
                 ["list", "stop_times", "--predicate", "stop.stop_id == \"\(from)\""] + only,
                 ["list", "stops", "--predicate", "stop_name ENDSWITH \"a\" OR stop_name LIKE \"*St*\""] + only,
                 ["list", "frequencies"] + only,
+                // Folded text: [c], [d] and [cd], on names beyond ASCII too (Łódź, Görlitzer).
+                ["list", "stops", "--predicate", "stop_name CONTAINS[cd] %@ OR stop_name BEGINSWITH[c] %@ OR stop_name ==[d] %@",
+                 "--arg", folded, "--arg", String(folded.prefix(3)).uppercased(), "--arg", name] + only,
+                ["list", "routes", "--predicate", "route_long_name LIKE[cd] %@ OR route_short_name ==[c] %@", "--arg", "*\(folded.prefix(2))*", "--arg", "r1"] + only,
+                ["list", "trips", "--predicate", "ANY stop_times.stop.stop_name CONTAINS[d] %@", "--arg", folded.prefix(1).uppercased() + folded.dropFirst(), "--sort", "trip_id"] + only,
             ]
         }
     }
 
     private static let places = [
-        Place(feed: "lindenau", source: Paths.demoFeed, point: "52.5249,13.3692", from: "HBF", to: "LODZ", date: "2026-03-02", name: "u gorli"),
-        Place(feed: "nevada", source: "sample_gtfs.zip", point: "36.9,-116.76", from: "EMSI", to: "BULLFROG", date: "2008-06-03", name: "main st"),
-        Place(feed: "cairns", source: "cairns_gtfs.zip", point: "-16.92,145.77", from: "750245", to: "750195", date: "2014-09-16", name: "cairns central"),
+        Place(feed: "lindenau", source: Paths.demoFeed, point: "52.5249,13.3692", from: "HBF", to: "LODZ", date: "2026-03-02", name: "u gorli", folded: "lodz"),
+        Place(feed: "nevada", source: "sample_gtfs.zip", point: "36.9,-116.76", from: "EMSI", to: "BULLFROG", date: "2008-06-03", name: "main st", folded: "ave"),
+        Place(feed: "cairns", source: "cairns_gtfs.zip", point: "-16.92,145.77", from: "750245", to: "750195", date: "2014-09-16", name: "cairns central", folded: "cairns"),
     ]
 
     func testEveryQueryCommandAnswersTheSameFromTheStandbyAsFromTheFile() throws {
@@ -126,7 +133,7 @@ final class PostgresRealtimeTests: XCTestCase {
     private static let messageTime: UInt64 = 1_772_434_500
 
     /// A message on the demo feed: T1 late from its first stop with CAFE skipped, Saturday's T4
-    /// cancelled, a NEW trip X1, two vehicles and an alert on HBF in two languages.
+    /// cancelled, a NEW trip X1, two vehicles and an alert on HBF in two languages (one beyond ASCII).
     private static func message(delay: Int32) -> TransitRealtime_FeedMessage {
         func trip(_ tripID: String, date: String = "20260302", _ fill: (inout TransitRealtime_TripUpdate) -> Void) -> TransitRealtime_FeedEntity {
             .with { entity in
@@ -176,7 +183,7 @@ final class PostgresRealtimeTests: XCTestCase {
                         alert.informedEntity = [.with { $0.stopID = "HBF" }, .with { $0.routeID = "R1" }]
                         alert.effect = .detour
                         alert.headerText = .with { $0.translation = [.with { $0.text = "Lift out of order"; $0.language = "en" },
-                                                                    .with { $0.text = "Aufzug defekt"; $0.language = "de" }] }
+                                                                    .with { $0.text = "Aufzug gestört"; $0.language = "de" }] }
                     }
                 },
             ]
@@ -195,6 +202,8 @@ final class PostgresRealtimeTests: XCTestCase {
         ["plan", "HBF", "ZOO", "--at", "2026-03-02 08:00"],
         ["list", "realtime_alert_periods"],
         ["list", "realtime_trip_updates", "--predicate", "trip != nil", "--sort", "entity_id"],
+        // Text written in place on the server, folded as on a file.
+        ["list", "realtime_alert_texts", "--predicate", "text CONTAINS[cd] %@ OR text BEGINSWITH[c] %@", "--arg", "gestort", "--arg", "lift"],
     ]
 
     /// Each question, as JSON and as a table, on `db`.
@@ -226,7 +235,8 @@ final class PostgresRealtimeTests: XCTestCase {
         let realtime = try CommandRun.transit(Self.questions[0] + ["--format", "json", "--db", file])
         let timetable = try CommandRun.transit(Self.questions[0] + ["--no-realtime", "--format", "json", "--db", file])
         XCTAssertNotEqual(realtime.stdout, timetable.stdout)
-        XCTAssertTrue(fromFile.joined().contains("Aufzug defekt"), "the alert, in the feed's language: \(fromFile.joined())")
+        XCTAssertTrue(fromFile[12].contains("Aufzug gestört"), "the alert, in the feed's language: \(fromFile[12])")
+        XCTAssertTrue(fromFile[20].contains("Aufzug gestört") && fromFile[20].contains("Lift out of order"), "folded: \(fromFile[20])")
 
         // A new message replaces the old one whole, on the primary and then on the standby.
         let later = try directory.write("later.pb", bytes: try Self.message(delay: 900).serializedBytes())

@@ -238,8 +238,6 @@ private struct Translator {
             globArguments.insert(placeholders)
             output += " " + placeholder() + " ESCAPE '\\'"
             position = pattern.index + 1
-        case "FETCH_FOLD":
-            throw RequestError.unsupportedOnServer(what: "text folding in a predicate ([c], [d] or [cd])")
         case "TOTAL":
             throw RequestError.unsupportedOnServer(what: "SQLite's TOTAL()")
         default:
