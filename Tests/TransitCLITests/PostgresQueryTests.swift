@@ -85,7 +85,7 @@ final class PostgresQueryTests: XCTestCase {
         XCTAssertGreaterThan(answered, questions.count, "\(answered) answers of more than 200 bytes among \(questions.count * 2)")
     }
 
-    func testExplainOnTheServerPrintsItsStatementsAndPlansAndFlagsAFullScanOfALargeTable() throws {
+    func testExplainOnTheServerPrintsItsStatementsAndPlansReadsStopTimesFromTheirIndexAndFlagsAFullScan() throws {
         let servers = try PostgresServers()
         let cairns = try PostgresServers.sharedFeed("cairns_gtfs.zip", for: "the PostgreSQL --explain test")
         try servers.transitImport(cairns, ["--feed", "cairns", "--quiet"], db: servers.primary)
@@ -96,6 +96,11 @@ final class PostgresQueryTests: XCTestCase {
         XCTAssertTrue(nearby.stderr.contains("-- arguments: ["), nearby.stderr)
         XCTAssertTrue(nearby.stderr.contains("QUERY PLAN\n`--"), nearby.stderr)
         XCTAssertFalse(nearby.stderr.contains("warning:"), "the stops are read by an index: \(nearby.stderr)")
+        // The departures statement reads stop times from their index alone, which carries the
+        // table's key as SQLite's does (INCLUDE).
+        let departures = try CommandRun.transit(["departures", "--near", "-16.92,145.77", "--at", "2014-09-16 08:00", "--explain", "--db", servers.standby])
+        XCTAssertEqual(departures.status, 0, departures.stderr)
+        XCTAssertTrue(departures.stderr.contains("Index Only Scan using stop_times_"), departures.stderr)
         // No index serves a stop time's headsign: the 37,790 stop times are read whole.
         let scan = try CommandRun.transit(["list", "stop_times", "--predicate", "stop_headsign == \"nowhere\"", "--explain", "--db", servers.standby])
         XCTAssertEqual(scan.status, 0, scan.stderr)
