@@ -47,9 +47,12 @@ public final class PostgresStore: StoreConnection {
             _ = try connection.value("SELECT pg_advisory_xact_lock(\(Self.changeLockKey))")
             return
         }
-        if let writtenText, statement.prefix(6).uppercased() == "COMMIT" {
-            try TextFolds(connection: connection, schema: StorePublisher.liveSchema).add(writtenText.values, folding: writtenText.folding)
-            writtenText.values.removeAll()
+        if mode == .readWrite, statement.prefix(6).uppercased() == "COMMIT" {
+            if let writtenText {
+                try TextFolds(connection: connection, schema: StorePublisher.liveSchema).add(writtenText.values, folding: writtenText.folding)
+                writtenText.values.removeAll()
+            }
+            try StoreVersion.count(on: connection)
         }
         try connection.execute(sql)
     }
@@ -68,10 +71,14 @@ public final class PostgresStore: StoreConnection {
         return QueryPlan(steps: plan.steps, statement: text.sql, largeScannedTables: try largeTables(among: plan.sequentialScans))
     }
 
-    /// The live schema's OID: every import makes a new schema and swaps it in, so it changes with
-    /// every import (read in the reader's snapshot, so never newer than what it reads).
+    /// The live schema's OID and its count of writes in place: every import makes a new schema and
+    /// swaps it in, and every read-write commit (realtime) counts one more (`StoreVersion`), so it
+    /// changes with either (read in the reader's snapshot, so never newer than what it reads).
     public func dataVersion() throws -> Int64 {
-        Int64(try connection.value("SELECT oid FROM pg_namespace WHERE nspname = $1", [StorePublisher.liveSchema]) ?? "0") ?? 0
+        let row = try connection.rows("SELECT n.oid, v.\(quoted(StoreVersion.column)) FROM pg_namespace n LEFT JOIN \(StoreVersion.rows) v ON true WHERE n.nspname = $1",
+                                      [StorePublisher.liveSchema]).first
+        let oid = Int64(row?[0] ?? "0") ?? 0, writes = Int64(row?[1] ?? "0") ?? 0
+        return oid << 32 | (writes & 0xFFFF_FFFF)
     }
 
     /// Inside a transaction (a served question's) the limit is `SET LOCAL`, gone at its end, so
@@ -98,5 +105,26 @@ final class WrittenText {
     /// Notes the text values among `arguments` that are not plain ASCII.
     func note(_ arguments: [SQLValue]) {
         for case .text(let text) in arguments where !text.utf8.allSatisfy({ $0 < 0x80 }) { values.insert(text) }
+    }
+}
+
+/// A count of the commits that changed the live schema in place (realtime reads), so a long-lived
+/// reader (`transit serve`'s pooled connections) sees, through `dataVersion`, that what it keeps
+/// (a journey planner) may be out of date, as SQLite's `PRAGMA data_version` shows it on a file.
+enum StoreVersion {
+    static let table = "store_version"
+    static let column = "writes"
+    /// The one-row table in the live schema.
+    static var rows: String { quoted(StorePublisher.liveSchema) + "." + quoted(table) }
+
+    /// Makes the table, at 0, in `schema` (the publisher's next one).
+    static func make(in schema: String, on connection: PostgresConnection) throws {
+        let name = quoted(schema) + "." + quoted(table)
+        try connection.execute("CREATE TABLE \(name) (\(quoted(column)) bigint NOT NULL); INSERT INTO \(name) VALUES (0)")
+    }
+
+    /// Counts one more write, inside the writer's transaction.
+    static func count(on connection: PostgresConnection) throws {
+        try connection.execute("UPDATE \(rows) SET \(quoted(column)) = \(quoted(column)) + 1")
     }
 }

@@ -82,6 +82,7 @@ public struct StorePublisher {
             rowKeys[table.name] = keepsRowID ? [SQLiteLayout.rowID.name] : key.map(\.name)
         }
         if let folding { try TextFolds(connection: connection, schema: StorePublisher.nextSchema).store(nonASCII, folding: folding) }
+        try StoreVersion.make(in: StorePublisher.nextSchema, on: connection)
         summary.copySeconds = monotonicSeconds() - copying
         let indexing = monotonicSeconds()
         for key in keys {

@@ -92,12 +92,12 @@ func changeOnServer(url: String, requiringFeeds: Bool, _ body: (_ scratchFile: S
 }
 
 /// Whether the server's live schema has what this build stores beside the file's tables (the
-/// realtime tables, `fetch_fold`): a `feeds upgrade` that changes nothing in the file stores the
+/// realtime tables, `fetch_fold`, the count of writes in place): a `feeds upgrade` that changes nothing in the file stores the
 /// feeds again when it does not.
 private func hasCurrentLayout(_ connection: PostgresConnection) throws -> Bool {
     let live = StorePublisher.liveSchema
-    return try connection.value("SELECT to_regclass($1) IS NOT NULL AND to_regprocedure($2) IS NOT NULL",
-                                ["\(live).realtime_feeds", "\(live).fetch_fold(text, integer)"]) == "t"
+    return try connection.value("SELECT to_regclass($1) IS NOT NULL AND to_regprocedure($2) IS NOT NULL AND to_regclass($3) IS NOT NULL",
+                                ["\(live).realtime_feeds", "\(live).fetch_fold(text, integer)", "\(live).store_version"]) == "t"
 }
 
 /// A connection to the primary at `url`, holding the import lock: a standby or an unreachable

@@ -139,7 +139,7 @@ final class PostgresRealtimeTests: XCTestCase {
 
     /// A message on the demo feed: T1 late from its first stop with CAFE skipped, Saturday's T4
     /// cancelled, a NEW trip X1, two vehicles and an alert on HBF in two languages (one beyond ASCII).
-    private static func message(delay: Int32) -> TransitRealtime_FeedMessage {
+    static func message(delay: Int32) -> TransitRealtime_FeedMessage {
         func trip(_ tripID: String, date: String = "20260302", _ fill: (inout TransitRealtime_TripUpdate) -> Void) -> TransitRealtime_FeedEntity {
             .with { entity in
                 entity.id = "tu-" + tripID
@@ -284,7 +284,8 @@ final class PostgresRealtimeTests: XCTestCase {
 }
 
 /// `transit serve --db postgres://standby…`: the API answers as it does from a file, keeps
-/// answering while the primary imports, and answers the new feeds once the standby has them.
+/// answering while the primary imports, and answers the new feeds, and the realtime data the
+/// primary stores, once the standby has them.
 final class PostgresServeTests: XCTestCase {
     private static let targets = [
         "/api/nearby?lat=52.5249&lon=13.3692&radius=2500",
@@ -365,6 +366,33 @@ final class PostgresServeTests: XCTestCase {
         // The standby follows the primary again (its replay reaches the primary's position).
         try servers.waitForStandby()
         XCTAssertEqual(try server.request(Self.targets[0]).text, answers[0].text)
+    }
+
+    func testTheServerOnTheStandbyAnswersWithTheRealtimeDataThePrimaryStores() throws {
+        let servers = try PostgresServers()
+        let directory = TemporaryDirectory()
+        let file = directory.file("feeds.sqlite")
+        try servers.transitImport(Paths.demoFeed, ["--quiet"], db: file)
+        try servers.transitImport(Paths.demoFeed, ["--quiet"], db: servers.primary)
+        try servers.waitForStandby()
+        let onFile = try RunningServer(database: file)
+        let onStandby = try RunningServer(database: servers.standby)
+        defer { _ = onFile.stop(); _ = onStandby.stop() }
+        let targets = ["/api/departures?stop=GOR&at=2026-03-02%2008:05&within=30", "/api/plan?from=HBF&to=ZOO&at=2026-03-02%2008:00",
+                       "/api/trip/T1?date=2026-03-02", "/api/vehicles?at=2026-03-02%2008:00", "/api/alerts?at=2026-03-02%2008:00"]
+        // Asked once before, so the pooled connections hold what they keep (a journey planner).
+        let before = try targets.map { try onStandby.request($0).text }
+        let message = try directory.write("late.pb", bytes: try PostgresRealtimeTests.message(delay: 300).serializedBytes())
+        for db in [file, servers.primary] { XCTAssertEqual(try CommandRun.transit(["realtime", message, "--db", db]).status, 0) }
+        try servers.waitForStandby()
+        for (target, old) in zip(targets, before) {
+            let expected = try onFile.request(target)
+            XCTAssertEqual(expected.status, 200, "\(target): \(expected.text)")
+            // What each pooled connection keeps (the journey planner, realtime applied) is made anew.
+            if !target.hasPrefix("/api/alerts") { XCTAssertNotEqual(expected.text, old, "the realtime data changes \(target)") }
+            // Every connection of the pool, not only the one asked first.
+            for _ in 0..<4 { XCTAssertEqual(try onStandby.request(target).text, expected.text, target) }
+        }
     }
 
     func testServingRealtimeFromAServerIsRefusedWithOneLine() throws {
