@@ -161,6 +161,36 @@ final class PostgresImportTests: XCTestCase {
         try expectFeeds(before)
     }
 
+    func testARealtimeReadKilledWhileWritingLeavesThePreviousRealtimeDataOnBothServers() throws {
+        try transitImport(Paths.demoFeed, ["--quiet"], db: primary)
+        let late = try directory.write("late.pb", bytes: try PostgresRealtimeTests.message(delay: 300).serializedBytes())
+        XCTAssertEqual(try CommandRun.transit(["realtime", late, "--db", primary]).status, 0)
+        let stored = """
+            SELECT (SELECT string_agg(stop || '@' || scheduled || ':' || coalesce(delay, -1), ',' ORDER BY stop, scheduled, trip) FROM transit.realtime_stop_times),
+                   (SELECT count(*) FROM transit.realtime_vehicles), (SELECT count(*) FROM transit.realtime_alert_texts)
+            """
+        let before = try PostgresConnection(url: primary).rows(stored)
+        XCTAssertNotEqual(before, [[nil, "0", "0"]], "the first read stored rows")
+        // A reader holding the alerts keeps the next read waiting at their DELETE, after it has
+        // deleted and written the stop times.
+        let reader = try PostgresConnection(url: primary)
+        try reader.execute("BEGIN; LOCK TABLE transit.realtime_alerts IN SHARE MODE")
+        let later = try directory.write("later.pb", bytes: try PostgresRealtimeTests.message(delay: 900).serializedBytes())
+        let child = try ChildProcess(Paths.transitBinary, ["realtime", later, "--db", primary])
+        try waitFor(try PostgresConnection(url: primary), query: "%DELETE FROM \"realtime_alerts\"%", waiting: true)
+        kill(child.pid, SIGKILL)
+        _ = child.wait()
+        try reader.execute("ROLLBACK")
+        let primaryConnection = try PostgresConnection(url: primary)
+        // The killed read's backend rolls back once it sees the closed connection, releasing its lock.
+        for _ in 0..<6000 where try primaryConnection.value("SELECT count(*) FROM pg_locks WHERE locktype = 'advisory'") != "0" {
+            usleep(10_000)
+        }
+        XCTAssertEqual(try primaryConnection.rows(stored), before)
+        try waitForStandby()
+        XCTAssertEqual(try PostgresConnection(url: standby).rows(stored), before)
+    }
+
     /// Polls `pg_stat_activity` until a backend runs a statement like `pattern` (waiting on a lock,
     /// when asked).
     private func waitFor(_ watcher: PostgresConnection, query pattern: String, waiting: Bool = false) throws {
