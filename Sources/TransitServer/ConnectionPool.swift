@@ -6,7 +6,8 @@ import NIOConcurrencyHelpers
 /// answers one question after another with it (its statements prepared once).
 ///
 /// Questions wait in a queue of bounded length (beyond it the server is saturated: 503) and are
-/// taken oldest first. At most one question per core runs at once, so that short questions do
+/// taken oldest first. At most one question per core runs at once (on a file: on a PostgreSQL
+/// server, whose backends do the work, one per connection), so that short questions do
 /// not preempt one another and the event loops; a question running longer than `slowAfter` (a
 /// heavy predicate, a cold disk) stops counting, and another thread takes the next question,
 /// up to one per connection. The thread that went idle last is woken first, so the others stay
@@ -51,7 +52,9 @@ final class ConnectionPool: @unchecked Sendable {
         self.path = path
         self.queueLimit = queueLimit
         self.timeLimit = timeLimit
-        runningTarget = max(1, cores)
+        // A question asked of a server mostly waits for it (its backends do the work, on their own
+        // processes): every connection may run one at once.
+        runningTarget = StoreLocation.isPostgres(path) ? max(1, cores, connections) : max(1, cores)
         threads = (0..<max(connections, 1)).map { QuestionThread(index: $0, connection: PooledConnection(path: path)) }
         // The threads hold the pool: they run for the process's life, and a pool dropped at once
         // (its database missing: the server says so and exits) must not go while they start.
