@@ -81,9 +81,7 @@ func changeOnServer(url: String, requiringFeeds: Bool, _ body: (_ scratchFile: S
         throw TransitError.noFeedsOnServer(location: StoreLocation.redacted(url))
     }
     let readSeconds = monotonicSeconds() - started
-    let changed = try body(scratchFile)
-    let current = try hasCurrentLayout(connection)
-    guard changed || !current else { return nil }
+    if try !body(scratchFile), try hasCurrentLayout(connection) { return nil }
     // Realtime data is stored on the server in place (`transit realtime`), in tables made here.
     try RealtimeStore.makeTables(inDatabaseAt: scratchFile)
     let storing = monotonicSeconds()

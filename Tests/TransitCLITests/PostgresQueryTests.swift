@@ -222,11 +222,7 @@ final class PostgresRealtimeTests: XCTestCase {
     }
 
     func testRealtimeStoredOnThePrimaryIsAnsweredByTheStandbyAsByAFile() throws {
-        let servers = try PostgresServers()
-        let directory = TemporaryDirectory()
-        let file = directory.file("feeds.sqlite")
-        try servers.transitImport(Paths.demoFeed, ["--quiet"], db: file)
-        try servers.transitImport(Paths.demoFeed, ["--quiet"], db: servers.primary)
+        let (servers, directory, file) = try demoFeedInAFileAndOnTheServers()
         let late = try directory.write("late.pb", bytes: try Self.message(delay: 300).serializedBytes())
         let fileRead = try CommandRun.transit(["realtime", late, "--db", file])
         let serverRead = try CommandRun.transit(["realtime", late, "--db", servers.primary])
@@ -302,12 +298,8 @@ final class PostgresServeTests: XCTestCase {
     ]
 
     func testTheServerOnTheStandbyAnswersAsOnTheFileAndFollowsTheImportsOfThePrimary() throws {
-        let servers = try PostgresServers()
-        let directory = TemporaryDirectory()
-        let file = directory.file("feeds.sqlite")
-        try servers.transitImport(Paths.demoFeed, ["--quiet"], db: file)
-        try servers.transitImport(Paths.demoFeed, ["--quiet"], db: servers.primary)
-        try servers.waitForStandby()
+        let (servers, directory, file) = try demoFeedInAFileAndOnTheServers()
+        defer { withExtendedLifetime(directory) {} }
         let onFile = try RunningServer(database: file)
         let onStandby = try RunningServer(database: servers.standby)
         defer { _ = onFile.stop(); _ = onStandby.stop() }
@@ -369,12 +361,7 @@ final class PostgresServeTests: XCTestCase {
     }
 
     func testTheServerOnTheStandbyAnswersWithTheRealtimeDataThePrimaryStores() throws {
-        let servers = try PostgresServers()
-        let directory = TemporaryDirectory()
-        let file = directory.file("feeds.sqlite")
-        try servers.transitImport(Paths.demoFeed, ["--quiet"], db: file)
-        try servers.transitImport(Paths.demoFeed, ["--quiet"], db: servers.primary)
-        try servers.waitForStandby()
+        let (servers, directory, file) = try demoFeedInAFileAndOnTheServers()
         let onFile = try RunningServer(database: file)
         let onStandby = try RunningServer(database: servers.standby)
         defer { _ = onFile.stop(); _ = onStandby.stop() }
@@ -402,4 +389,16 @@ final class PostgresServeTests: XCTestCase {
         XCTAssertTrue(run.stderr.hasPrefix("Error: --realtime stores what it reads in the database: on a PostgreSQL server store it once for every node with `transit realtime URL"), run.stderr)
         XCTAssertEqual(run.stderr.filter { $0 == "\n" }.count, 1, run.stderr)
     }
+}
+
+/// The demo feed imported into an SQLite file (in the returned folder) and into the primary, and
+/// replayed by the standby: the two stores the tests compare.
+func demoFeedInAFileAndOnTheServers() throws -> (servers: PostgresServers, directory: TemporaryDirectory, file: String) {
+    let servers = try PostgresServers()
+    let directory = TemporaryDirectory()
+    let file = directory.file("feeds.sqlite")
+    try servers.transitImport(Paths.demoFeed, ["--quiet"], db: file)
+    try servers.transitImport(Paths.demoFeed, ["--quiet"], db: servers.primary)
+    try servers.waitForStandby()
+    return (servers, directory, file)
 }
