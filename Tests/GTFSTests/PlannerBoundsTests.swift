@@ -67,6 +67,16 @@ final class PlannerBoundsTests: XCTestCase {
         XCTAssertEqual(try bound("C", "D"), 25 * 60, "C does not: the least ride to D")
         XCTAssertEqual(try bound("E", "F"), 10 * 60, "far from it, E keeps its bound")
         XCTAssertEqual(try bound("E", "A"), PlannerBounds.unreachable, "no ride joins E to A")
+        func rides(_ from: String, _ to: String) throws -> UInt8 {
+            try timetable.boundByteRow(part: 0, id: PlannerBounds.ridesTowardID(try cell(to)))[try cell(from)]
+        }
+        XCTAssertEqual(try rides("A", "D"), 2, "the fewest rides hold whatever the times do: BACK, then ON")
+        XCTAssertEqual(try rides("C", "D"), 1)
+        XCTAssertEqual(try rides("D", "D"), 0)
+        XCTAssertEqual(try rides("E", "A"), PlannerBounds.unreachableRides, "no ride joins E to A")
+        XCTAssertEqual(try timetable.boundByteRow(part: 0, id: PlannerBounds.ridesFromID(try cell("A")))[try cell("D")], 2,
+                       "the row from A says the same")
+
         let zone = transit.feeds[0].timeZone
         let time = zone.instant(ofLocal: try XCTUnwrap(ServiceDate(yyyymmdd: 20260302)), hour: 7, minute: 55, second: 0)
         let (from, to): (JourneyPlace, JourneyPlace) = (.stops(keys: [try stopKey("A", transit)]), .stops(keys: [try stopKey("D", transit)]))

@@ -13,11 +13,25 @@ struct BoundGraph {
     private var walks: [[Int: Int]]
     /// Cells with an edge out below 0 (a loop included).
     private var negativeTails: Set<Int> = []
+    /// Per (from, to), `from × cellCount + to`: whether one ride joins a stop of `from` to a
+    /// later stop of `to` (`addRideReach`), for the fewest rides between cells.
+    private var oneRide: [Bool]
 
     init(cellCount: Int) {
         self.cellCount = cellCount
         rides = [[Int: Int]](repeating: [:], count: cellCount)
         walks = [[Int: Int]](repeating: [:], count: cellCount)
+        oneRide = [Bool](repeating: false, count: cellCount * cellCount)
+    }
+
+    /// Notes a pattern whose calls lie in `cells`, in order: one ride joins each to every later
+    /// one (whether the calls may be boarded or left is not asked: more edges, a smaller bound).
+    mutating func addRideReach(_ cells: [Int]) {
+        var distinct: [Int] = []
+        for cell in cells where distinct.last != cell { distinct.append(cell) }
+        for (i, from) in distinct.enumerated() {
+            for to in distinct[(i + 1)...] where to != from { oneRide[from * cellCount + to] = true }
+        }
     }
 
     /// Adds a ride `from` → `to` of `seconds` (a loop matters only when below 0).
@@ -46,6 +60,47 @@ struct BoundGraph {
             }
             for (to, seconds) in distances(from: source).enumerated() where seconds < Int.max {
                 matrix[source * cellCount + to] = UInt16(min(seconds, Int(PlannerBounds.longest)))
+            }
+        }
+        return matrix
+    }
+
+    /// Per (from, to), `from × cellCount + to`: the fewest rides any journey between the two cells
+    /// takes (`PlannerBounds.unreachableRides` when none does), counting walks as `distances`
+    /// does (no two in a row). Times play no part, so the bound holds whatever they do.
+    func fewestRides() -> [UInt8] {
+        var rideOut = [[Int32]](repeating: [], count: cellCount)
+        for from in 0..<cellCount {
+            for to in 0..<cellCount where oneRide[from * cellCount + to] { rideOut[from].append(Int32(to)) }
+        }
+        var matrix = [UInt8](repeating: PlannerBounds.unreachableRides, count: cellCount * cellCount)
+        // Breadth first by rides: `level` holds the cells first reached after a ride with that
+        // many rides; a walk from them reaches cells at the same count.
+        var rides = [Int](repeating: Int.max, count: cellCount)
+        var afterRide = [Int](repeating: Int.max, count: cellCount)
+        for source in 0..<cellCount {
+            for cell in 0..<cellCount { rides[cell] = .max; afterRide[cell] = .max }
+            var level = [source]
+            afterRide[source] = 0
+            var count = 0
+            while !level.isEmpty, count < Int(PlannerBounds.unreachableRides) {
+                var boarding: [Int] = []
+                for cell in level where rides[cell] > count { rides[cell] = count; boarding.append(cell) }
+                for cell in level {
+                    for to in walks[cell].keys where rides[to] > count { rides[to] = count; boarding.append(to) }
+                }
+                var next: [Int] = []
+                for cell in boarding {
+                    for to in rideOut[cell] where afterRide[Int(to)] == .max {
+                        afterRide[Int(to)] = count + 1
+                        next.append(Int(to))
+                    }
+                }
+                level = next
+                count += 1
+            }
+            for cell in 0..<cellCount where rides[cell] < Int(PlannerBounds.unreachableRides) {
+                matrix[source * cellCount + cell] = UInt8(rides[cell])
             }
         }
         return matrix

@@ -13,6 +13,8 @@
 ///   the planner applies, whatever its distance;
 /// - a change at a stop costs 0, which a stop's change rule can only lengthen;
 /// - no two walks in a row (`BoundGraph`), as no journey takes them.
+/// The same graph, each ride one step whatever its times, gives the fewest rides between two
+/// cells: a pattern joins each of its cells to every later one.
 /// An edge below 0 (times that go back along a trip) would make a shortest path unsound, so every
 /// cell from which such an edge can be reached is stored as having no bound: a search never
 /// prunes there. A search whose walks may be longer than `walkLimit` does not prune at all.
@@ -43,18 +45,20 @@ struct PlannerBoundsBuilder {
         }
     }
 
-    /// The rows to store: the header (the cells of the stops) and each cell's two rows of bounds,
-    /// for the stops at `latitudes`/`longitudes` with station `parents` (by slot) and the
-    /// transfers.txt rows the planner applies.
-    func rows(latitudes: [Double], longitudes: [Double], parents: [Int32],
+    /// The rows to store: the header (the cells of the stops) and each cell's two rows of bounds
+    /// and two of fewest rides, for the stops at `latitudes`/`longitudes` with station `parents`
+    /// (by slot), the stops (keys) of every pattern, and the transfers.txt rows the planner
+    /// applies.
+    func rows(latitudes: [Double], longitudes: [Double], parents: [Int32], patternStops: [[Int]],
               transfers: [PlannerTimetable.TransferRule]) -> [(id: Int, bytes: [UInt8])] {
         let cells = BoundCells(latitudes: latitudes, longitudes: longitudes)
         var graph = BoundGraph(cellCount: cells.count)
         for (key, seconds) in hops {
             graph.addRide(Int(cells.cellOfStop[key >> 32]), Int(cells.cellOfStop[key & 0xFFFF_FFFF]), Int(seconds))
         }
-        for (a, b) in cells.pairs(latitudes: latitudes, longitudes: longitudes, within: PlannerBoundsBuilder.walkLimit) { graph.addWalk(a, b) }
         let base = FeedKeys.base(of: feedKey)
+        for stops in patternStops { graph.addRideReach(stops.map { Int(cells.cellOfStop[$0 - base - 1]) }) }
+        for (a, b) in cells.pairs(latitudes: latitudes, longitudes: longitudes, within: PlannerBoundsBuilder.walkLimit) { graph.addWalk(a, b) }
         var children: [Int: [Int]] = [:]
         for (slot, parent) in parents.enumerated() where parent >= 0 { children[Int(parent), default: []].append(slot) }
         func cellsOf(key: Int) -> [Int] {
@@ -66,6 +70,7 @@ struct PlannerBoundsBuilder {
             for a in cellsOf(key: rule.from) { for b in cellsOf(key: rule.to) { graph.addWalk(a, b) } }
         }
         let matrix = graph.shortestPaths()
+        let rides = graph.fewestRides()
         var header = PackedWriter()
         header.append(UInt32(PlannerBounds.version))
         header.append(UInt32(cells.count))
@@ -81,6 +86,8 @@ struct PlannerBoundsBuilder {
             }
             rows.append((PlannerBounds.towardID(cell), toward.bytes))
             rows.append((PlannerBounds.fromID(cell), from.bytes))
+            rows.append((PlannerBounds.ridesTowardID(cell), (0..<cells.count).map { rides[$0 * cells.count + cell] }))
+            rows.append((PlannerBounds.ridesFromID(cell), Array(rides[(cell * cells.count)..<((cell + 1) * cells.count)])))
         }
         return rows
     }

@@ -80,7 +80,8 @@ struct PlannerTimetableBuilder {
         let stops = try PlannerStopIndex.Stops(database: database, feedKey: feedKey)
         try write(0, PlannerStopIndex.packed(stops, feedKey: feedKey, patternStops: patternStops))
         let transfers = try PlannerTimetable.transferRules(feedKey: feedKey, in: database).from.values.flatMap { $0 }
-        for row in bounds.rows(latitudes: stops.latitudes, longitudes: stops.longitudes, parents: stops.parents, transfers: transfers) {
+        for row in bounds.rows(latitudes: stops.latitudes, longitudes: stops.longitudes, parents: stops.parents, patternStops: patternStops,
+                                      transfers: transfers) {
             try write(row.id, row.bytes)
         }
         return summary

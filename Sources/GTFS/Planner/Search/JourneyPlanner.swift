@@ -21,6 +21,8 @@ public final class JourneyPlanner {
     /// Per stop, the lower bound of the question being searched (`JourneyPlanner+Bounds.swift`),
     /// made when a question first prunes and rewritten by each.
     lazy var remainingMemory = Slab<Int>(count: timetable.stopCount, fill: 0)
+    /// Per stop, the fewest rides to the destination of the question being searched, when stored.
+    lazy var ridesAheadMemory = Slab<Int>(count: timetable.stopCount, fill: 0)
     /// Whether the searches that show the answers keep only labels the question's search says a
     /// journey can pass through (`JourneySearch`'s guide). Always on; tests turn it off to hold
     /// the pruned searches to the whole ones.
@@ -205,9 +207,10 @@ public final class JourneyPlanner {
     // MARK: Searches
 
     func search(_ direction: JourneySearch.Direction, reference: Int, bound: Int, walks: Walks, memory: SearchMemory,
-                rounds: Int, options: JourneyOptions, guide: JourneySearch? = nil, remaining: Slab<Int>? = nil) -> JourneySearch {
+                rounds: Int, options: JourneyOptions, guide: JourneySearch? = nil, ahead: Ahead? = nil) -> JourneySearch {
         JourneySearch(timetable: timetable, walks: walks, memory: memory, direction: direction, reference: reference, bound: bound, rounds: rounds,
-                      realtimeFeeds: options.realtimeFeeds, guide: guide, remaining: remaining)
+                      realtimeFeeds: options.realtimeFeeds, guide: guide,
+                      remaining: ahead?.seconds, ridesAhead: ahead?.rides)
     }
 
     /// The journey `search` found for `arrival`, the target label of its last round.

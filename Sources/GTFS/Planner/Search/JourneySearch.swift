@@ -80,6 +80,9 @@ final class JourneySearch {
     /// Per stop, a lower bound on the engine time from it to any target (`PlannerBounds`), added
     /// to a label before it is held to `bound`; nil: none (nothing is pruned by it).
     private let remaining: Slab<Int>?
+    /// Per stop, the fewest rides from it to any target (`PlannerBounds`): a label of round k
+    /// there is kept only when k plus them is at most `rounds`; nil: none.
+    private let ridesAhead: Slab<Int>?
     /// Per round, the best target label so far (with fewer rides included).
     @exclusivity(unchecked) private(set) var arrivals: [Arrival?] = []
     /// Per target stop, the walk from it to the point the search ends at (nil: none).
@@ -103,11 +106,12 @@ final class JourneySearch {
     /// question's), keeping labels below `bound` (engine time), with the realtime data of the
     /// feeds keyed in `realtimeFeeds` applied.
     init(timetable: PlannerTimetable, walks: Walks, memory: SearchMemory, direction: Direction, reference: Int, bound: Int, rounds: Int,
-         realtimeFeeds: Set<Int> = [], guide: JourneySearch? = nil, remaining: Slab<Int>? = nil) {
+         realtimeFeeds: Set<Int> = [], guide: JourneySearch? = nil, remaining: Slab<Int>? = nil, ridesAhead: Slab<Int>? = nil) {
         precondition(guide.map { $0.direction != direction && $0.rounds >= rounds } ?? true, "a guide runs the other way, with as many rides")
         self.timetable = timetable
         self.guide = guide
         self.remaining = remaining
+        self.ridesAhead = ridesAhead
         self.memory = memory
         n = timetable.stopCount
         self.rounds = rounds
@@ -174,9 +178,11 @@ final class JourneySearch {
         return false
     }
 
-    /// Whether a label `time` at `stop` may still lead to a target label below `bound`: the
-    /// label plus the least time from the stop on to a target is below it.
-    @inline(__always) private func mayImprove(_ stop: StopNumber, _ time: Int, _ bound: Int) -> Bool {
+    /// Whether a label `time` at `stop` in round `round` may still lead to a target label below
+    /// `bound`: the rides left are enough to reach a target from the stop, and the label plus the
+    /// least time from the stop on to a target is below the bound.
+    @inline(__always) private func mayImprove(_ round: Int, _ stop: StopNumber, _ time: Int, _ bound: Int) -> Bool {
+        if let ridesAhead, round + ridesAhead[stop] > rounds { return false }
         let least = time + (remaining?[stop] ?? 0)
         if least < bound { return true }
         if least < JourneySearch.unreached { noteCut() }
@@ -220,7 +226,7 @@ final class JourneySearch {
     /// returns the stops whose labels were set.
     private func seedRoundZero(_ sources: [Source], walkFromSources: Bool) -> [StopNumber] {
         var marked: [StopNumber] = []
-        for source in sources where mayImprove(source.stop, source.time, bound) && source.time < walkLabel(0, source.stop)
+        for source in sources where mayImprove(0, source.stop, source.time, bound) && source.time < walkLabel(0, source.stop)
             && isOnSomeJourney(0, source.stop, source.time) {
             setWalk(0, source.stop, source.time, source.walkedFromPoint.map { WalkParent(from: WalkParent.fromPoint, seconds: Int32($0.seconds)) }
                                                     ?? WalkParent(from: WalkParent.source, seconds: 0))
@@ -229,7 +235,7 @@ final class JourneySearch {
         guard walkFromSources else { return marked }
         for source in sources where source.time < bound && source.walkedFromPoint == nil {
             for (other, seconds) in footpaths(of: source.stop)
-            where source.time + seconds < bestWalk[other] && mayImprove(other, source.time + seconds, bound) && isOnSomeJourney(0, other, source.time + seconds) {
+            where source.time + seconds < bestWalk[other] && mayImprove(0, other, source.time + seconds, bound) && isOnSomeJourney(0, other, source.time + seconds) {
                 setWalk(0, other, source.time + seconds, WalkParent(from: source.stop.rawValue, seconds: Int32(seconds)))
                 marked.append(other)
             }
@@ -279,7 +285,7 @@ final class JourneySearch {
         for stop in reached where rideLabel(round, stop) < JourneySearch.unreached {
             let time = rideLabel(round, stop)
             for (other, seconds) in footpaths(of: stop)
-            where time + seconds < bestWalk[other] && mayImprove(other, time + seconds, bound) && isOnSomeJourney(round, other, time + seconds) {
+            where time + seconds < bestWalk[other] && mayImprove(round, other, time + seconds, bound) && isOnSomeJourney(round, other, time + seconds) {
                 setWalk(round, other, time + seconds, WalkParent(from: stop.rawValue, seconds: Int32(seconds)))
                 walked.append(other)
                 labelsImproved += 1
@@ -343,7 +349,7 @@ final class JourneySearch {
                 threshold = ride + change
                 fromWalk = false
             }
-            guard threshold < bestEnter[stop], mayImprove(stop, threshold, bound) else { continue }
+            guard threshold < bestEnter[stop], mayImprove(round, stop, threshold, bound) else { continue }
             bestEnter[stop] = threshold
             memory.dirtyStops.append(stop.index)
             enteredFromWalkSlab[round * n + stop.index] = fromWalk
@@ -442,7 +448,7 @@ final class JourneySearch {
             let stop = StopNumber(rawValue: stored)
             if current >= 0, forward ? pattern.canAlight(at: position) : pattern.canBoard(at: position) {
                 let time = forward ? base + pattern.arrival(run: current, at: position) : -(base + pattern.departure(run: current, at: position))
-                if time < bestRide[stop], mayImprove(stop, time, bound), isOnSomeJourney(round, stop, time) {
+                if time < bestRide[stop], mayImprove(round, stop, time, bound), isOnSomeJourney(round, stop, time) {
                     if rideLabel(round, stop) == JourneySearch.unreached { reached.append(stop) }
                     setRide(round, stop, time, RideParent(pattern: Int32(number), run: Int32(current), enter: Int32(enteredAt),
                                                           leave: Int32(position), day: Int32(dayIndex)))

@@ -5,8 +5,11 @@
 /// Stored (little-endian) in `planner_<feed>`: row −1, the header: a version (u32), the cell count
 /// C (u32), the walk limit in metres (f64), the stop count N (u32) and each stop slot's cell (N ×
 /// u16); row −2 − 2c, the bounds from every cell toward cell c; row −3 − 2c, those from cell c to
-/// every cell (C × u16 each: seconds, or `unreachable`, or `noBound`). A question reads the
-/// header and the rows of its destination's (or origin's) cells: a few KB.
+/// every cell (C × u16 each: seconds, or `unreachable`, or `noBound`); row −1,000,000 − 2c and
+/// −1,000,001 − 2c, the fewest rides from every cell toward cell c and from cell c to every cell
+/// (C × u8: rides, or `unreachableRides`; a database imported before them has none, and its
+/// searches count no rides ahead). A question reads the header and the rows of its
+/// destination's (or origin's) cells: a few KB.
 final class PlannerBounds {
     static let version = 1
     static let headerID = -1
@@ -14,6 +17,12 @@ final class PlannerBounds {
     static func towardID(_ cell: Int) -> Int { -2 - 2 * cell }
     /// The row of the bounds from `cell` to every cell.
     static func fromID(_ cell: Int) -> Int { -3 - 2 * cell }
+    /// The row of the fewest rides from every cell toward `cell`.
+    static func ridesTowardID(_ cell: Int) -> Int { -1_000_000 - 2 * cell }
+    /// The row of the fewest rides from `cell` to every cell.
+    static func ridesFromID(_ cell: Int) -> Int { -1_000_001 - 2 * cell }
+    /// No journey joins the two cells (in rides).
+    static let unreachableRides: UInt8 = 0xFF
     /// No journey joins the two cells.
     static let unreachable: UInt16 = 0xFFFF
     /// No sound bound: a journey from the cell may use times that go back along a trip.
@@ -31,6 +40,13 @@ final class PlannerBounds {
     let walkLimit: Double
     /// Per stop slot of the feed, its cell.
     let cellOfStop: [UInt16]
+
+    /// Per cell, how many stops it holds.
+    private(set) lazy var stopsPerCell: [Int] = {
+        var counts = [Int](repeating: 0, count: cellCount)
+        for cell in cellOfStop where Int(cell) < cellCount { counts[Int(cell)] += 1 }
+        return counts
+    }()
 
     /// The bounds whose header is `header`; nil for another version's.
     init?(header: UnsafeRawBufferPointer) throws {
@@ -53,6 +69,21 @@ final class PlannerBounds {
                 let seconds = value == PlannerBounds.unreachable ? PlannerBounds.prunedAlways
                     : value == PlannerBounds.noBound ? PlannerBounds.neverPruned : Int(value)
                 least[other] = min(least[other], seconds)
+            }
+        }
+        return least
+    }
+
+    /// Per cell, the fewest rides from it toward any of `cells` (`toward`), or from any of them
+    /// to it, each row read by `row` (its id; its values); nil when they are not stored.
+    func fewestRides(_ cells: Set<Int>, toward: Bool, row: (Int) throws -> [UInt8]) throws -> [Int]? {
+        var least = [Int](repeating: PlannerBounds.prunedAlways, count: cellCount)
+        for cell in cells.sorted() {
+            let values = try row(toward ? PlannerBounds.ridesTowardID(cell) : PlannerBounds.ridesFromID(cell))
+            guard !values.isEmpty else { return nil }
+            guard values.count == cellCount else { throw PackedReader.Truncated() }
+            for (other, value) in values.enumerated() where value != PlannerBounds.unreachableRides {
+                least[other] = min(least[other], Int(value))
             }
         }
         return least

@@ -285,6 +285,11 @@ final class PlannerTimetable {
         } ?? []
     }
 
+    /// Row `id` of feed part `part`'s bounds, as its bytes (none when it is missing).
+    func boundByteRow(part: Int, id: Int) throws -> [UInt8] {
+        try readBoundRow(part: part, id: id) { [UInt8]($0) } ?? []
+    }
+
     /// `readRow` of a row of bounds, counted for `--explain`.
     private func readBoundRow<T>(part: Int, id: Int, _ read: (UnsafeRawBufferPointer) throws -> T) throws -> T? {
         let started = monotonicSeconds()
