@@ -23,11 +23,12 @@ extension JourneyPlanner {
     }
 
     /// The first limit is the estimate plus this many seconds; a limit that finds nothing
-    /// grows by a quarter of its span (`widened`). A limit is set only when it rules out at
-    /// least three quarters of the stops that reach the destination by itself (the least time from the origin through them to
-    /// the destination reaches past it): within a city it rules out little, and its searches for fewer rides
-    /// scanned 2–3 times the patterns of one unlimited search (`PlannerBoundsTests`). Measured on
-    /// 60 questions across the national feed (docs/journeys.md).
+    /// grows by a quarter of its span (`widened`). A limit is set only when it rules out, by
+    /// itself, at least three quarters of the stops a journey could pass (the least time from
+    /// the origin through them to the destination reaches past it): within a city it rules out
+    /// little, and its searches for fewer rides scanned 2–3 times the patterns of one unlimited
+    /// search (`PlannerBoundsTests`). Measured on 60 questions across the national feed
+    /// (docs/journeys.md).
     static let limitSlack = 3_600
 
     /// The question's answers, fewest rides first: for each k the best target label with at
@@ -78,7 +79,7 @@ extension JourneyPlanner {
     }
 
     /// The first search's limit: unlimited without bounds, when the bound says nothing, or when
-    /// the limit would rule out less than three quarters of the stops that reach the destination.
+    /// the limit would rule out less than three quarters of the stops a journey could pass.
     private func firstLimit(_ question: Question, ahead: Ahead?, start: Int) -> Int {
         guard let ahead else { return JourneySearch.unreached }
         let estimate = question.sources.map { $0.time + ahead.seconds[$0.stop] }.min() ?? JourneySearch.unreached
@@ -87,7 +88,8 @@ extension JourneyPlanner {
         // Of the stops a journey of the question can pass, those the limit rules out: the least
         // time from the sources through them to the destination reaches past it.
         var (reachable, ruledOut) = (0, 0)
-        for (cell, through) in ahead.through.enumerated() where through < PlannerBounds.prunedAlways && through > PlannerBounds.neverPruned / 2 {
+        for (cell, through) in ahead.through.enumerated()
+        where through < PlannerBounds.prunedAlways && through > PlannerBounds.neverPruned / 2 {
             reachable += ahead.stopsPerCell[cell]
             if through >= span { ruledOut += ahead.stopsPerCell[cell] }
         }
