@@ -113,3 +113,59 @@ struct PackedReader {
         return Array(buffer[offset..<(offset + count)])
     }
 }
+
+extension PackedWriter {
+    /// Appends `value` as a variable-length integer: zigzag (0, −1, 1, −2, … as 0, 1, 2, 3, …),
+    /// then 7 bits a byte, low bits first, the high bit set on every byte but the last. Small
+    /// values of either sign take one byte.
+    mutating func appendVariable(_ value: Int) {
+        var bits = UInt64(bitPattern: Int64((value << 1) ^ (value >> 63)))
+        while bits >= 0x80 {
+            append(UInt8(truncatingIfNeeded: bits) | 0x80)
+            bits >>= 7
+        }
+        append(UInt8(bits))
+    }
+}
+
+extension PackedReader {
+    /// An integer written by `PackedWriter.appendVariable` (at most 10 bytes).
+    mutating func variable() throws -> Int {
+        var bits: UInt64 = 0
+        var shift: UInt64 = 0
+        while true {
+            let byte = try uint8()
+            bits |= UInt64(byte & 0x7F) << shift
+            if byte < 0x80 { break }
+            shift += 7
+            guard shift < 64 else { throw Truncated() }
+        }
+        return Int(Int64(bitPattern: bits >> 1) ^ -Int64(bitPattern: bits & 1))
+    }
+
+    /// Reads `count` integers written by `PackedWriter.appendVariable`, handing each to `take`
+    /// with its index, in one pass over the bytes that throws only when they end early: how a
+    /// pattern's times are read, where `variable()`'s checks per byte cost more than the read.
+    @inline(__always) mutating func forEachVariable(_ count: Int, _ take: (Int, Int) -> Void) throws {
+        guard count > 0 else { return }
+        guard let base = buffer.baseAddress?.assumingMemoryBound(to: UInt8.self) else { throw Truncated() }
+        let end = buffer.count
+        var cursor = offset
+        for index in 0..<count {
+            guard cursor < end else { throw Truncated() }
+            var byte = base[cursor]
+            cursor += 1
+            var bits = UInt64(byte & 0x7F)
+            var shift: UInt64 = 7
+            while byte >= 0x80 {
+                guard cursor < end, shift < 64 else { throw Truncated() }
+                byte = base[cursor]
+                cursor += 1
+                bits |= UInt64(byte & 0x7F) << shift
+                shift += 7
+            }
+            take(index, Int(Int64(bitPattern: bits >> 1) ^ -Int64(bitPattern: bits & 1)))
+        }
+        offset = cursor
+    }
+}

@@ -8,10 +8,8 @@
 /// catch is found by a binary search, and an earlier run is never worse at a later stop (the
 /// property round-based searches (RAPTOR) need). Times are GTFS seconds of the run's service date.
 ///
-/// Stored as one BLOB (little-endian): stop count S, run count R (u32 each); S stop keys (i64);
-/// S permission bytes; R trip keys, R service keys (i64); S × R arrivals then S × R departures
-/// (i32, stop-major: all runs at stop 0, then at stop 1, …). A read pattern keeps what a search
-/// reads while it scans, the stops as the timetable numbers them, the permissions and the times,
+/// Stored as one BLOB (`PackedPattern`: compact, each time as its difference from the one the
+/// runs before predict). A read pattern keeps what a search reads while it scans, the stops as the timetable numbers them, the permissions and the times,
 /// in one allocation of its own (`ScannedPattern`): a question scans a few thousand patterns, and
 /// each further object or array a scan touched was a further wait on memory.
 final class TripPattern: @unchecked Sendable {
@@ -53,16 +51,7 @@ final class TripPattern: @unchecked Sendable {
     /// The stored form of a pattern with these stops, permissions and runs (`arrivals` and
     /// `departures` stop-major).
     static func packed(stops: [Int], permissions: [UInt8], trips: [Int], services: [Int], arrivals: [Int32], departures: [Int32]) -> [UInt8] {
-        var writer = PackedWriter()
-        writer.append(UInt32(stops.count))
-        writer.append(UInt32(trips.count))
-        for stop in stops { writer.append(Int64(stop)) }
-        for permission in permissions { writer.append(permission) }
-        for trip in trips { writer.append(Int64(trip)) }
-        for service in services { writer.append(Int64(service)) }
-        for time in arrivals { writer.append(time) }
-        for time in departures { writer.append(time) }
-        return writer.bytes
+        PackedPattern.bytes(stops: stops, permissions: permissions, trips: trips, services: services, arrivals: arrivals, departures: departures)
     }
 
     /// Run `run` of this pattern alone: a pattern of that one run, its stops numbered like this
@@ -87,20 +76,10 @@ final class TripPattern: @unchecked Sendable {
         return pattern
     }
 
-    /// The pattern stored as `stored` (copied).
+    /// The pattern stored as `stored` (copied), in either of `PackedPattern`'s forms.
     init(packed stored: UnsafeRawBufferPointer) throws {
-        var reader = PackedReader(stored)
-        let stopCount = Int(try reader.uint32())
-        let runCount = Int(try reader.uint32())
-        // Counts read from a damaged row may be huge: their product is checked before it is used.
-        let (cells, overflow) = stopCount.multipliedReportingOverflow(by: runCount)
-        guard !overflow, cells <= stored.count, reader.hasBytes(stopCount * 9 + runCount * 16 + cells * 8) else { throw PackedReader.Truncated() }
-        stops = try reader.integers(stopCount, of: Int64.self, as: Int.self)
-        permissions = try reader.bytes(stopCount)
-        trips = try reader.integers(runCount, of: Int64.self, as: Int.self)
-        services = try reader.integers(runCount, of: Int64.self, as: Int.self)
-        let times = stored.baseAddress.map { UnsafeRawPointer($0) + reader.offset }
-        scanned = ScannedPattern(permissions: permissions, runCount: runCount, storedTimes: times)
+        let decoded = try PackedPattern.decode(stored)
+        (stops, permissions, trips, services, scanned) = (decoded.stops, decoded.permissions, decoded.trips, decoded.services, decoded.scanned)
     }
 
     /// The earliest departure any run has where boarding is allowed, and the latest arrival where
