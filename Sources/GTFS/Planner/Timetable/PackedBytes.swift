@@ -101,9 +101,25 @@ struct PackedReader {
         try integers(count, of: stored, as: stored)
     }
 
-    /// `count` reals (IEEE 754 bits, 8 little-endian bytes each) in one pass.
+    /// `count` reals (IEEE 754 bits, 8 little-endian bytes each) in one pass, with no array
+    /// between (a national feed's stop index holds a million bytes of them, read per process).
     mutating func doubles(_ count: Int) throws -> [Double] {
-        try integers(count, of: UInt64.self).map(Double.init(bitPattern:))
+        try values(count, width: 8) { buffer, offset in
+            Double(bitPattern: UInt64(littleEndian: buffer.loadUnaligned(fromByteOffset: offset, as: UInt64.self)))
+        }
+    }
+
+    /// `count` values of `width` bytes each, made by `value` from the buffer and each one's
+    /// offset in it, in one pass into the array returned.
+    @inline(__always) mutating func values<Value>(_ count: Int, width: Int,
+                                                  _ value: (UnsafeRawBufferPointer, Int) -> Value) throws -> [Value] {
+        guard hasBytes(count * width) else { throw Truncated() }
+        let start = offset
+        offset += count * width
+        return [Value](unsafeUninitializedCapacity: count) { values, initialized in
+            for index in 0..<count { values[index] = value(buffer, start + index * width) }
+            initialized = count
+        }
     }
 
     /// `count` single bytes.
