@@ -131,14 +131,15 @@ final class Walks {
         let (area, overflow) = height.multipliedReportingOverflow(by: width)
         if !placed.isEmpty, !overflow, area <= 8 * placed.count + 4096 {
             (grid.height, grid.width) = (height, width)
+            // Each cell's count, then its end; filled from the back, so each end moves down to
+            // the cell's start with no second array (a country's grid is a million cells).
             var starts = [Int32](repeating: 0, count: area + 1)
-            for entry in placed { starts[(entry.row - rows.0) * width + (entry.column - columns.0) + 1] += 1 }
+            for entry in placed { starts[(entry.row - rows.0) * width + (entry.column - columns.0)] += 1 }
             for index in 0..<area { starts[index + 1] += starts[index] }
-            var next = starts
-            for entry in placed {
+            for entry in placed.reversed() {
                 let index = (entry.row - rows.0) * width + (entry.column - columns.0)
-                grid.cellStops[Int(next[index])] = entry.stop
-                next[index] += 1
+                starts[index] -= 1
+                grid.cellStops[Int(starts[index])] = entry.stop
             }
             grid.denseCells = starts
             return grid
