@@ -9,9 +9,10 @@
 /// property round-based searches (RAPTOR) need). Times are GTFS seconds of the run's service date.
 ///
 /// Stored as one BLOB (`PackedPattern`: compact, each time as its difference from the one the
-/// runs before predict). A read pattern keeps what a search reads while it scans, the stops as the timetable numbers them, the permissions and the times,
-/// in one allocation of its own (`ScannedPattern`): a question scans a few thousand patterns, and
-/// each further object or array a scan touched was a further wait on memory.
+/// runs before predict). A read pattern keeps what a search reads while it scans, the stops as
+/// the timetable numbers them, the permissions and the times, in one allocation of its own
+/// (`ScannedPattern`): a question scans a few thousand patterns, and each further object or
+/// array a scan touched was a further wait on memory.
 final class TripPattern: @unchecked Sendable {
     /// May board at this stop.
     static let boarding: UInt8 = 1
