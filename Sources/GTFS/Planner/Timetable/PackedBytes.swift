@@ -84,15 +84,8 @@ struct PackedReader {
     /// in one pass over the buffer.
     mutating func integers<Stored: FixedWidthInteger, Value: FixedWidthInteger>(_ count: Int, of stored: Stored.Type,
                                                                                   as value: Value.Type) throws -> [Value] {
-        let width = MemoryLayout<Stored>.size
-        guard hasBytes(count * width) else { throw Truncated() }
-        let start = offset
-        offset += count * width
-        return [Value](unsafeUninitializedCapacity: count) { values, initialized in
-            for index in 0..<count {
-                values[index] = Value(truncatingIfNeeded: Stored(littleEndian: buffer.loadUnaligned(fromByteOffset: start + index * width, as: Stored.self)))
-            }
-            initialized = count
+        try values(count, width: MemoryLayout<Stored>.size) { buffer, offset in
+            Value(truncatingIfNeeded: Stored(littleEndian: buffer.loadUnaligned(fromByteOffset: offset, as: Stored.self)))
         }
     }
 
@@ -145,23 +138,9 @@ extension PackedWriter {
 }
 
 extension PackedReader {
-    /// An integer written by `PackedWriter.appendVariable` (at most 10 bytes).
-    mutating func variable() throws -> Int {
-        var bits: UInt64 = 0
-        var shift: UInt64 = 0
-        while true {
-            let byte = try uint8()
-            bits |= UInt64(byte & 0x7F) << shift
-            if byte < 0x80 { break }
-            shift += 7
-            guard shift < 64 else { throw Truncated() }
-        }
-        return Int(Int64(bitPattern: bits >> 1) ^ -Int64(bitPattern: bits & 1))
-    }
-
-    /// Reads `count` integers written by `PackedWriter.appendVariable`, handing each to `take`
-    /// with its index, in one pass over the bytes that throws only when they end early: how a
-    /// pattern's times are read, where `variable()`'s checks per byte cost more than the read.
+    /// Reads `count` integers written by `PackedWriter.appendVariable` (at most 10 bytes each),
+    /// handing each to `take` with its index, in one pass over the bytes that throws only when
+    /// they end early: a pattern's times are most of what reading it costs.
     @inline(__always) mutating func forEachVariable(_ count: Int, _ take: (Int, Int) -> Void) throws {
         guard count > 0 else { return }
         guard let base = buffer.baseAddress?.assumingMemoryBound(to: UInt8.self) else { throw Truncated() }
