@@ -19,11 +19,11 @@ import FetchRequest
 /// which is never the marker): it is read whole (`FirstForm`) and served in the same pieces.
 struct PlannerStopIndex {
     static let marker: UInt32 = 0xFFFF_FFFF
-    /// Stops per block: a block of a city's stops is about 2 KB.
-    static let blockSize = 64
-    /// A tile's height in degrees (about 1.1 km); its width is as many metres where the feed's
-    /// stops are on average.
-    static let tileDegrees = 0.01
+    /// Stops per block: a block of the national feed's stops (8.5 calls each) is about 25 KB.
+    static let blockSize = 256
+    /// A tile's height in degrees (about 4.4 km: a city's tiles are a few rows, and a walk's box
+    /// overlaps one to four); its width is as many metres where the feed's stops are on average.
+    static let tileDegrees = 0.04
     static func blockID(_ block: Int) -> Int { -100_000_000 - block }
     static func tileID(_ tile: Int) -> Int { -200_000_000 - tile }
 
@@ -188,24 +188,27 @@ struct PlannerStopIndex {
         return (block, index)
     }
 
-    /// The tiles (by their place in `tileKeys`) that hold every boarding point within `radius`
-    /// metres of a position: those the circle's bounding box (`Geo.boundingBox`) overlaps, on the
-    /// position's side of the 180° meridian. Walks do not cross that meridian, as the walks the
-    /// lower bounds are made with (`BoundCells.pairs`) do not: a search must take no walk they
-    /// leave out.
-    func tiles(around latitude: Double, _ longitude: Double, within radius: Double) -> [Int] {
+    /// A box holding every position within `radius` metres of a position: the circle's bounding
+    /// box (`Geo.boundingBox`), on the position's side of the 180° meridian. Walks do not cross
+    /// that meridian, as the walks the lower bounds are made with (`BoundCells.pairs`) do not: a
+    /// search must take no walk they leave out.
+    static func box(around latitude: Double, _ longitude: Double, within radius: Double)
+        -> (latitudes: ClosedRange<Double>, longitudes: ClosedRange<Double>) {
         let box = Geo.boundingBox(latitude: latitude, longitude: longitude, radius: radius)
-        let rows = Int((box.latitudes.lowerBound / tileLatitude).rounded(.down))...Int((box.latitudes.upperBound / tileLatitude).rounded(.down))
+        return (box.latitudes, box.longitudes.first { $0.contains(longitude) } ?? box.longitudes[0])
+    }
+
+    /// The tiles (by their place in `tileKeys`) that `box` overlaps.
+    func tiles(overlapping box: (latitudes: ClosedRange<Double>, longitudes: ClosedRange<Double>)) -> [Int] {
+        func place(_ degrees: Double, _ size: Double) -> Int { Int((degrees / size).rounded(.down)) }
+        let columns = place(box.longitudes.lowerBound, tileLongitude)...place(box.longitudes.upperBound, tileLongitude)
         var found: [Int] = []
-        for range in box.longitudes where box.longitudes.count == 1 || range.contains(longitude) {
-            let columns = Int((range.lowerBound / tileLongitude).rounded(.down))...Int((range.upperBound / tileLongitude).rounded(.down))
-            for row in rows {
-                var tile = firstTile(atLeast: PlannerStopIndex.tileKey(row: row, column: columns.lowerBound))
-                let last = PlannerStopIndex.tileKey(row: row, column: columns.upperBound)
-                while tile < tileKeys.count, tileKeys[tile] <= last {
-                    found.append(tile)
-                    tile += 1
-                }
+        for row in place(box.latitudes.lowerBound, tileLatitude)...place(box.latitudes.upperBound, tileLatitude) {
+            var tile = firstTile(atLeast: PlannerStopIndex.tileKey(row: row, column: columns.lowerBound))
+            let last = PlannerStopIndex.tileKey(row: row, column: columns.upperBound)
+            while tile < tileKeys.count, tileKeys[tile] <= last {
+                found.append(tile)
+                tile += 1
             }
         }
         return found

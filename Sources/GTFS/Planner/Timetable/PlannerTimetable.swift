@@ -249,14 +249,16 @@ final class PlannerTimetable {
     }
 
     /// Calls `body` with the number, position and latitude cosine of every boarding point within
-    /// `radius` metres of a position, and of some beyond (those of the tiles around it): the
-    /// candidates a walk is measured to.
+    /// `radius` metres of a position, and of some beyond (those in the circle's bounding box,
+    /// `PlannerStopIndex.box`): the candidates a walk is measured to.
     func forEachBoardingPoint(near latitude: Double, _ longitude: Double, within radius: Double,
                               _ body: (StopNumber, Double, Double, Double) throws -> Void) throws {
+        let box = PlannerStopIndex.box(around: latitude, longitude, within: radius)
         for (partIndex, part) in parts.enumerated() {
-            for tileIndex in part.stops.tiles(around: latitude, longitude, within: radius) {
+            for tileIndex in part.stops.tiles(overlapping: box) {
                 let tile = try stopTile(part: partIndex, tile: tileIndex)
-                for entry in tile.slots.indices {
+                for entry in tile.slots.indices
+                where box.latitudes.contains(tile.latitudes[entry]) && box.longitudes.contains(tile.longitudes[entry]) {
                     try body(StopNumber(part.firstStop + Int(tile.slots[entry])), tile.latitudes[entry], tile.longitudes[entry],
                              tile.cosines[entry])
                 }
