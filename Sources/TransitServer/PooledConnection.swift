@@ -37,15 +37,32 @@ final class PooledConnection: @unchecked Sendable {
         return opened
     }
 
+    /// How many times a question the database was busy for is asked (`HostedAnswer.Outcome.busy`).
+    static let attempts = 3
+
     /// Answers `question` within `timeLimit` milliseconds of SQLite time; `file` is which file the
-    /// path names now.
+    /// path names now. A question the database was busy for is asked again on a connection opened
+    /// anew, up to `attempts` times: on a hot standby, the replay of the primary's import cancels a
+    /// read whose locks stand in its way (a "recovery conflict"), and PostgreSQL's documentation
+    /// asks applications to retry it; the retry waits for the replay and sees the new feeds.
     func answer(_ question: HostedQuestion, explain: Bool, timeLimit: Int, file: FileIdentity?) -> HostedAnswer {
+        var attempt = 1
+        while true {
+            let answer = answerOnce(question, explain: explain, timeLimit: timeLimit, file: file)
+            guard answer.outcome == .busy, attempt < Self.attempts else { return answer }
+            transit = nil
+            attempt += 1
+        }
+    }
+
+    /// One attempt of `answer`.
+    private func answerOnce(_ question: HostedQuestion, explain: Bool, timeLimit: Int, file: FileIdentity?) -> HostedAnswer {
         let transit: TransitDatabase
         do {
             transit = try ready(file: file)
         } catch {
             self.transit = nil
-            return HostedAnswer(unavailable: String(describing: error))
+            return HostedAnswer(unavailable: error)
         }
         transit.database.limitTime(toMilliseconds: timeLimit)
         defer {

@@ -147,6 +147,10 @@ struct TransitResponder: Sendable {
             return error(.notFound, endpoint.inAPIWords(answer.message), parameter: endpoint.parameter(namedIn: answer.message))
         case .interrupted:
             return error(.serviceUnavailable, "the question needs more than \(timeLimit) ms of database time (the server's --time-limit); narrow it", parameter: nil)
+        case .busy:
+            var response = error(.serviceUnavailable, "the database was busy \(PooledConnection.attempts) times in a row (\(answer.message)); try again shortly", parameter: nil)
+            response.set("Retry-After", "1")
+            return response
         case .failed:
             var response = error(.serviceUnavailable, "the database cannot answer now: \(answer.message)", parameter: nil)
             response.set("Retry-After", "5")

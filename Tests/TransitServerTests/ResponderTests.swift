@@ -1,3 +1,4 @@
+import FetchRequest
 import Foundation
 import GTFS
 import NIOHTTP1
@@ -69,6 +70,40 @@ final class ResponderTests: XCTestCase {
         let explained = server.answer("/api/feeds?explain=1&format=csv")
         XCTAssertEqual(explained.status, .badRequest)
         XCTAssertEqual(explained.text, "{\"error\": \"explain=1 answers JSON: leave out format=csv\", \"parameter\": \"explain\"}\n")
+    }
+
+    func testAQuestionTheDatabaseIsBusyForIsAskedAgainThenA503ThatSaysSo() throws {
+        let folder = TemporaryDirectory()
+        let copy = folder.file("demo.sqlite")
+        try FileManager.default.copyItem(atPath: server.database, toPath: copy)
+        let harness = ResponderHarness(database: copy)
+        let expected = harness.answer("/api/routes")
+        XCTAssertEqual(expected.status, .ok, expected.text)
+        // Another connection holds the file's exclusive lock (as a writer outside transit could):
+        // each attempt waits for SQLite's busy timeout, and after the last the client is told why.
+        let writer = try Database(path: copy, mode: .readWrite)
+        try writer.execute("BEGIN EXCLUSIVE")
+        let busy = harness.answer("/api/routes")
+        XCTAssertEqual(busy.status, .serviceUnavailable, busy.text)
+        XCTAssertEqual(busy.header("Retry-After"), "1")
+        let message = try XCTUnwrap(try busy.json() as? [String: Any])["error"] as? String ?? ""
+        XCTAssertTrue(message.hasPrefix("the database was busy \(PooledConnection.attempts) times in a row ("), message)
+        XCTAssertTrue(message.hasSuffix("); try again shortly"), message)
+        try writer.execute("ROLLBACK")
+        let again = harness.answer("/api/routes")
+        XCTAssertEqual(again.status, .ok, again.text)
+        XCTAssertEqual(again.text, expected.text)
+    }
+
+    func testAReadAHotStandbyCancelledForItsReplayIsAnsweredAsBusy() {
+        // PostgreSQL's recovery conflicts: a read cancelled (40001) or found deadlocked (40P01)
+        // with the replay of the primary's changes. Asked again, it is answered.
+        for state in ["40001", "40P01"] {
+            let error = DatabaseError.matching(sqlState: state, message: "canceling statement due to conflict with recovery", sql: nil)
+            XCTAssertEqual(error?.isBusy, true, state)
+            XCTAssertEqual(error.map { HostedAnswer(unavailable: $0).outcome }, .busy, state)
+        }
+        XCTAssertNil(DatabaseError.matching(sqlState: "23505", message: "duplicate key", sql: nil))
     }
 
     func testExplainWrapsTheSameAnswerWithItsStatements() throws {

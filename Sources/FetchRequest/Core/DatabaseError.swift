@@ -56,12 +56,15 @@ public struct DatabaseError: Error, CustomStringConvertible, Sendable {
 
 extension DatabaseError {
     /// A store server's error that means what one of SQLite's means, as that error, so callers
-    /// handle both alike: a missing table (SQLSTATE 42P01, "no such table" in SQLite) and a
-    /// statement stopped by its time limit (57014, SQLite's interrupt). Nil for any other.
+    /// handle both alike: a missing table (SQLSTATE 42P01, "no such table" in SQLite), a
+    /// statement stopped by its time limit (57014, SQLite's interrupt), and a read a hot standby
+    /// cancelled because it held up the replay of the primary's changes (40001 or 40P01, a
+    /// "recovery conflict": asked again, it is answered, as SQLite's busy is). Nil for any other.
     public static func matching(sqlState: String?, message: String, sql: String?) -> DatabaseError? {
         switch sqlState {
         case "42P01": return DatabaseError(code: SQLITE_ERROR, message: "no such table (\(message))", sql: sql)
         case "57014": return DatabaseError(code: SQLITE_INTERRUPT, message: message, sql: sql)
+        case "40001", "40P01": return DatabaseError(code: SQLITE_BUSY, message: message, sql: sql)
         default: return nil
         }
     }

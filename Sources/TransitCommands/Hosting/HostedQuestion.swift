@@ -99,6 +99,9 @@ public struct HostedAnswer: Sendable {
         case notFound
         /// SQLite was interrupted: the host's time budget ran out.
         case interrupted
+        /// The database was busy: a writer held what the question needed, or a hot standby
+        /// cancelled the read for the replay of the primary's import. Asked again, it is answered.
+        case busy
         /// Anything else (the database could not be read).
         case failed
     }
@@ -118,9 +121,18 @@ public struct HostedAnswer: Sendable {
         self.message = message
     }
 
-    /// The answer of a question the database could not be opened for (`message` says why).
-    public init(unavailable message: String) {
-        self.init(outcome: .failed, message: message)
+    /// The answer of a question the database could not be opened for: `error` says why.
+    public init(unavailable error: Error) {
+        self.init(outcome: Self.isBusy(error) ? .busy : .failed, message: String(describing: error))
+    }
+
+    /// Whether `error` says the database was busy (`Outcome.busy`).
+    private static func isBusy(_ error: Error) -> Bool {
+        switch error {
+        case let database as DatabaseError: return database.isBusy
+        case TransitError.busy: return true
+        default: return false
+        }
     }
 
     /// The answer of a question that failed with `error`, classified and worded as the command line words it.
@@ -130,6 +142,8 @@ public struct HostedAnswer: Sendable {
             self.init(outcome: .notFound, message: unknown.description)
         case let database as DatabaseError where database.isInterrupt:
             self.init(outcome: .interrupted, message: database.message)
+        case _ where HostedAnswer.isBusy(error):
+            self.init(outcome: .busy, message: String(describing: error))
         case let mistake as PredicateUsageError:
             self.init(outcome: .badRequest, message: mistake.description)
         case is TransitError, is DatabaseError:
