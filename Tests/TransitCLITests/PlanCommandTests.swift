@@ -77,12 +77,13 @@ final class PlanCommandTests: XCTestCase {
     }
 
     /// A planner row cut short (a damaged file) is reported as the damaged table of its feed, with
-    /// what to do, in one line: a pattern's row (read when a search first reaches it), then the
-    /// stop index's (read when the planner starts).
+    /// what to do, in one line: a pattern's row (read when a search first reaches it), a block of
+    /// the stop index's stops and a tile of its map (read when a search first needs them), then
+    /// the stop index's header (read when the planner starts).
     func testADamagedPlannerRowIsReportedAsItsFeedsDamagedTable() throws {
-        let directory = TemporaryDirectory()
-        let db = try database(PlanCommandTests.city(), in: directory)
-        for id in [1, 0] {
+        for id in [1, -100_000_000, -200_000_000, 0] {
+            let directory = TemporaryDirectory()
+            let db = try database(PlanCommandTests.city(), in: directory)
             let damage = try CommandRun.run("/usr/bin/env", ["sqlite3", db, "UPDATE planner_1 SET data = substr(data, 1, 5) WHERE id = \(id)"])
             XCTAssertEqual(damage.status, 0, damage.stderr)
             let run = try CommandRun.transit(["plan", "A", "D", "--at", "2026-03-02 07:55", "--db", db])

@@ -37,6 +37,9 @@ struct JourneyOutput {
         for executed in try planner.patternReads() {
             report(executed, "pattern reads: \(formatCount(executed.rowCount)) pattern\(executed.rowCount == 1 ? "" : "s"), one run of this statement each (kept for the process),")
         }
+        for executed in try planner.stopIndexReads() {
+            report(executed, "stop index: \(formatCount(executed.rowCount)) block\(executed.rowCount == 1 ? "" : "s") of stops and tiles of the map read, one run of this statement each (kept for the process),")
+        }
         for executed in try planner.boundReads() {
             report(executed, "lower bounds: \(formatCount(executed.rowCount)) row\(executed.rowCount == 1 ? "" : "s") read, one run of this statement each (kept for the process),")
         }

@@ -4,9 +4,10 @@ import FetchRequest
 /// what `transit plan` and `transit reach` read instead of the stop times, so a question reads only
 /// the patterns its search reaches.
 ///
-/// Row 0 is the feed's stop index (`PlannerStopIndex`): every stop's position, parent and type,
-/// and for each stop the patterns that call there; rows below 0 the lower bounds searches prune
-/// with (`PlannerBoundsBuilder`). Rows 1… are the patterns (`TripPattern`), made
+/// Row 0 and rows from −100,000,000 down are the feed's stop index (`PlannerStopIndex`): every
+/// stop's position, parent and type, and for each stop the patterns that call there, in blocks of
+/// stops and tiles of the map; rows from −1 down the lower bounds searches prune with
+/// (`PlannerBoundsBuilder`). Rows 1… are the patterns (`TripPattern`), made
 /// by grouping the runs of the feed's trips (each trip, or each run of a `frequencies.txt` trip)
 /// by their stops and permissions, then splitting each group so that no run overtakes another.
 /// The trips come from the importer's `PlannerTripCollector`, which gathered them as the stop
@@ -78,7 +79,7 @@ struct PlannerTimetableBuilder {
         }
         summary.patterns = patternStops.count
         let stops = try PlannerStopIndex.Stops(database: database, feedKey: feedKey)
-        try write(0, PlannerStopIndex.packed(stops, feedKey: feedKey, patternStops: patternStops))
+        for row in PlannerStopIndex.rows(stops, feedKey: feedKey, patternStops: patternStops) { try write(row.id, row.bytes) }
         let transfers = try PlannerTimetable.transferRules(feedKey: feedKey, in: database).from.values.flatMap { $0 }
         for row in bounds.rows(latitudes: stops.latitudes, longitudes: stops.longitudes, parents: stops.parents, patternStops: patternStops,
                                       transfers: transfers) {

@@ -72,27 +72,27 @@ public final class JourneyPlanner {
     // MARK: Places
 
     /// Stop numbers of a place's boarding points (nil for a point).
-    private func boardingPoints(_ place: JourneyPlace) -> [StopNumber]? {
+    private func boardingPoints(_ place: JourneyPlace) throws -> [StopNumber]? {
         guard case .stops(let keys) = place else { return nil }
-        return keys.compactMap { timetable.stopNumber(ofKey: $0) }.filter { timetable.isBoardingPoint($0) }
+        return try keys.compactMap { timetable.stopNumber(ofKey: $0) }.filter { try timetable.isBoardingPoint($0) }
     }
 
     /// Where a search from `place` starts, at `time` (engine time), walking `+1` or `-1` in time;
     /// a point's boarding points are those within `access` metres.
-    func sources(_ place: JourneyPlace, time: Int, walks: Walks, access: Double) -> [JourneySearch.Source] {
-        if let points = boardingPoints(place) { return points.map { .init(stop: $0, time: time, walkedFromPoint: nil) } }
+    func sources(_ place: JourneyPlace, time: Int, walks: Walks, access: Double) throws -> [JourneySearch.Source] {
+        if let points = try boardingPoints(place) { return points.map { .init(stop: $0, time: time, walkedFromPoint: nil) } }
         guard case let .point(latitude, longitude) = place else { return [] }
-        return walks.boardingPoints(near: latitude, longitude, within: access).map { stop, metres in
+        return try walks.boardingPoints(near: latitude, longitude, within: access).map { stop, metres in
             let seconds = walks.seconds(forMetres: metres)
             return .init(stop: stop, time: time + seconds, walkedFromPoint: (seconds, Int(metres.rounded())))
         }
     }
 
     /// Where a search towards `place` ends (a point's boarding points within `access` metres).
-    func targets(_ place: JourneyPlace, walks: Walks, access: Double) -> [JourneySearch.Target] {
-        if let points = boardingPoints(place) { return points.map { .init(stop: $0, walkToPoint: nil) } }
+    func targets(_ place: JourneyPlace, walks: Walks, access: Double) throws -> [JourneySearch.Target] {
+        if let points = try boardingPoints(place) { return points.map { .init(stop: $0, walkToPoint: nil) } }
         guard case let .point(latitude, longitude) = place else { return [] }
-        return walks.boardingPoints(near: latitude, longitude, within: access).map { stop, metres in
+        return try walks.boardingPoints(near: latitude, longitude, within: access).map { stop, metres in
             .init(stop: stop, walkToPoint: (walks.seconds(forMetres: metres), Int(metres.rounded())))
         }
     }
@@ -130,15 +130,15 @@ public final class JourneyPlanner {
         let walks = walks(options)
         let access = options.maximumAccessWalk
         let walk = directWalkJourney(from, to, leaving: time, walks: walks, access: access)
-        let question = Question(direction: .forward, reference: time, sources: sources(from, time: time, walks: walks, access: access),
-                                targets: targets(to, walks: walks, access: access), walkFromSources: isStop(from),
+        let question = Question(direction: .forward, reference: time, sources: try sources(from, time: time, walks: walks, access: access),
+                                targets: try targets(to, walks: walks, access: access), walkFromSources: isStop(from),
                                 best: walk?.arrival ?? Int.max)
         let rides = try answers(question, options: options, walks: walks) { forward, arrival, rounds in
             // The journey leaving latest for this arrival with at most `rounds` rides.
             let backward = self.search(.backward, reference: time, bound: -time + 1, walks: walks, memory: self.secondaryMemory, rounds: rounds,
                                        options: options, guide: self.guidesAnswerSearches ? forward : nil)
-            try backward.run(sources: self.sources(to, time: -arrival.time, walks: walks, access: access),
-                             targets: self.targets(from, walks: walks, access: access), walkFromSources: self.isStop(to))
+            try backward.run(sources: try self.sources(to, time: -arrival.time, walks: walks, access: access),
+                             targets: try self.targets(from, walks: walks, access: access), walkFromSources: self.isStop(to))
             self.count(backward)
             guard let latest = backward.arrivals.last ?? nil else { return nil }
             return try self.journey(backward, arrival: latest, walks: walks)
@@ -153,8 +153,8 @@ public final class JourneyPlanner {
         let walks = walks(options)
         let access = options.maximumAccessWalk
         let walk = directWalkJourney(from, to, arrivingBy: time, walks: walks, access: access)
-        let question = Question(direction: .backward, reference: time, sources: sources(to, time: -time, walks: walks, access: access),
-                                targets: targets(from, walks: walks, access: access), walkFromSources: isStop(to),
+        let question = Question(direction: .backward, reference: time, sources: try sources(to, time: -time, walks: walks, access: access),
+                                targets: try targets(from, walks: walks, access: access), walkFromSources: isStop(to),
                                 best: walk.map { -$0.departure } ?? Int.max)
         let rides = try answers(question, options: options, walks: walks) { backward, latest, rounds in
             // The journey leaving then that arrives earliest with at most `rounds` rides.
@@ -195,6 +195,10 @@ public final class JourneyPlanner {
     /// The reads of the planner's patterns so far, as `--explain` reports statements (one
     /// report per feed whose patterns were read: its request, plan, rows and time in all).
     public func patternReads() throws -> [ExecutedRequest] { try timetable.patternReadReports() }
+
+    /// The reads of the stop index's blocks and tiles so far (`StopBlock`, `StopTile`), as
+    /// `--explain` reports statements (one report per feed that read any).
+    public func stopIndexReads() throws -> [ExecutedRequest] { try timetable.stopIndexReadReports() }
 
     /// The reads of the stored lower bounds so far (`PlannerBounds`), as `--explain` reports
     /// statements (one report per feed whose bounds were read).

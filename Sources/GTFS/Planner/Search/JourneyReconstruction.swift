@@ -69,7 +69,7 @@ struct JourneyReconstruction {
                 break reconstruction
             case 0...:
                 let from = StopNumber(rawValue: parent.from)
-                steps.append(walk(stop, from, seconds: Int(parent.seconds), metres: Int((walks.metres(from: from, to: stop) ?? 0).rounded())))
+                steps.append(walk(stop, from, seconds: Int(parent.seconds), metres: Int((try walks.metres(from: from, to: stop) ?? 0).rounded())))
                 stop = from
                 byRide = round > 0
             default:

@@ -208,23 +208,23 @@ final class JourneySearch {
         let unwalkedSources = Set(sources.filter { $0.walkedFromPoint == nil }.map(\.stop))
         searchStart = sources.map(\.time).min() ?? Int.min
 
-        var thresholds = enterThresholds(round: 0, stops: seedRoundZero(sources, walkFromSources: walkFromSources))
+        var thresholds = try enterThresholds(round: 0, stops: try seedRoundZero(sources, walkFromSources: walkFromSources))
         recordArrival(round: 0, unwalkedSources: unwalkedSources, hasTargets: !targets.isEmpty)
         var touchedPatterns: [Int] = []
         for round in stride(from: 1, through: rounds, by: 1) {
             guard !thresholds.isEmpty else { break }
             currentRound = round
-            markPatterns(calling: thresholds, into: &touchedPatterns)
+            try markPatterns(calling: thresholds, into: &touchedPatterns)
             let reached = try scanMarkedPatterns(&touchedPatterns, thresholds: thresholds, round: round)
-            let walked = walk(from: reached, round: round)
+            let walked = try walk(from: reached, round: round)
             recordArrival(round: round, unwalkedSources: unwalkedSources, hasTargets: !targets.isEmpty)
-            thresholds = enterThresholds(round: round, stops: reached + walked)
+            thresholds = try enterThresholds(round: round, stops: reached + walked)
         }
     }
 
     /// Round 0: the sources, and one walk from each (when the rider is at a stop, not a point);
     /// returns the stops whose labels were set.
-    private func seedRoundZero(_ sources: [Source], walkFromSources: Bool) -> [StopNumber] {
+    private func seedRoundZero(_ sources: [Source], walkFromSources: Bool) throws -> [StopNumber] {
         var marked: [StopNumber] = []
         for source in sources where mayImprove(0, source.stop, source.time, bound) && source.time < walkLabel(0, source.stop)
             && isOnSomeJourney(0, source.stop, source.time) {
@@ -234,7 +234,7 @@ final class JourneySearch {
         }
         guard walkFromSources else { return marked }
         for source in sources where source.time < bound && source.walkedFromPoint == nil {
-            for (other, seconds) in footpaths(of: source.stop)
+            for (other, seconds) in try footpaths(of: source.stop)
             where source.time + seconds < bestWalk[other] && mayImprove(0, other, source.time + seconds, bound) && isOnSomeJourney(0, other, source.time + seconds) {
                 setWalk(0, other, source.time + seconds, WalkParent(from: source.stop.rawValue, seconds: Int32(seconds)))
                 marked.append(other)
@@ -247,11 +247,11 @@ final class JourneySearch {
     /// the direction of travel) a marked stop has in it (`patternStart`); `touched` becomes the
     /// patterns newly marked.
     @inline(__always)
-    private func markPatterns(calling thresholds: [(stop: StopNumber, limit: Int)], into touched: inout [Int]) {
+    private func markPatterns(calling thresholds: [(stop: StopNumber, limit: Int)], into touched: inout [Int]) throws {
         touched.removeAll(keepingCapacity: true)
         for (stop, _) in thresholds {
             let part = timetable.part(ofStop: stop)
-            for call in timetable.calls(atStop: stop) {
+            for call in try timetable.calls(atStop: stop) {
                 let number = timetable.patternNumber(part: part, id: call.pattern)
                 let position = Int32(call.position)
                 let known = patternStart[number]
@@ -280,11 +280,11 @@ final class JourneySearch {
     /// One walk from each stop a ride of `round` reached; returns the stops whose walk labels
     /// improved.
     @inline(__always)
-    private func walk(from reached: [StopNumber], round: Int) -> [StopNumber] {
+    private func walk(from reached: [StopNumber], round: Int) throws -> [StopNumber] {
         var walked: [StopNumber] = []
         for stop in reached where rideLabel(round, stop) < JourneySearch.unreached {
             let time = rideLabel(round, stop)
-            for (other, seconds) in footpaths(of: stop)
+            for (other, seconds) in try footpaths(of: stop)
             where time + seconds < bestWalk[other] && mayImprove(round, other, time + seconds, bound) && isOnSomeJourney(round, other, time + seconds) {
                 setWalk(round, other, time + seconds, WalkParent(from: stop.rawValue, seconds: Int32(seconds)))
                 walked.append(other)
@@ -333,19 +333,19 @@ final class JourneySearch {
     }
 
     /// The walks a label at `stop` may take: forward leaving it, backward arriving at it.
-    private func footpaths(of stop: StopNumber) -> [(stop: StopNumber, seconds: Int)] {
-        direction == .forward ? walks.walks(from: stop) : walks.walks(to: stop)
+    private func footpaths(of stop: StopNumber) throws -> [(stop: StopNumber, seconds: Int)] {
+        try direction == .forward ? walks.walks(from: stop) : walks.walks(to: stop)
     }
 
     /// For the stops given, the label from which the next round may enter a ride there (the walk
     /// label, or the ride label plus the change time where a change is allowed), when it improves.
-    private func enterThresholds(round: Int, stops: [StopNumber]) -> [(stop: StopNumber, limit: Int)] {
+    private func enterThresholds(round: Int, stops: [StopNumber]) throws -> [(stop: StopNumber, limit: Int)] {
         var result: [(stop: StopNumber, limit: Int)] = []
         for stop in stops {
             var threshold = walkLabel(round, stop)
             var fromWalk = threshold < JourneySearch.unreached
             let ride = rideLabel(round, stop)
-            if ride < JourneySearch.unreached, let change = walks.change(at: stop), ride + change < threshold {
+            if ride < JourneySearch.unreached, let change = try walks.change(at: stop), ride + change < threshold {
                 threshold = ride + change
                 fromWalk = false
             }

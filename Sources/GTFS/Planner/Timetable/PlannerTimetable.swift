@@ -1,8 +1,9 @@
 import FetchRequest
 
 /// What journey searches read, loaded from `planner_<feed>` as they need it: each selected feed's
-/// stop index at once, a pattern only when a search first reaches one of its stops, the services
-/// running on a day when a search first asks for it. Kept for the whole process, so a batch of
+/// stop index's header at once, a block of its stops or a tile of its map the first time a search
+/// needs one of their stops, a pattern only when a search first reaches one of its stops, the
+/// services running on a day when a search first asks for it. Kept for the whole process, so a batch of
 /// questions reads each piece once.
 ///
 /// Stops are numbered across the feeds (a feed's stops follow the previous feed's), so one array
@@ -11,6 +12,7 @@ final class PlannerTimetable {
     /// One feed's part.
     struct FeedPart {
         let feed: Feed
+        /// The header of the feed's stop index (its blocks and tiles are read on first use).
         let stops: PlannerStopIndex
         /// The number of the feed's first stop across the feeds.
         let firstStop: Int
@@ -65,11 +67,20 @@ final class PlannerTimetable {
     private(set) var patternsRead = 0
     private(set) var bytesRead = 0
     private(set) var readSeconds = 0.0
-    private var reads: [(patterns: Int, seconds: Double, lastID: Int)] = []
+    private var reads: [RowReads] = []
+    /// Per feed part, the blocks of its stop index and the tiles of its map once read.
+    private var stopBlocks: [[StopBlock?]]
+    private var stopTiles: [[StopTile?]]
+    /// Per feed part of a database written before the stop index had blocks, its whole index,
+    /// which serves the blocks and tiles (nil for others).
+    private let firstForms: [PlannerStopIndex.FirstForm?]
+    /// Per feed part, the rows of its stop index read, in how long, and the last one's id (for
+    /// `--explain`).
+    private var stopRowReads: [RowReads] = []
     /// Per feed part, its bounds once read (nil inside: none stored).
     private var boundsByPart: [Int: PlannerBounds?] = [:]
     /// Per feed part, the rows of bounds read, in how long, and the last one's id (for `--explain`).
-    private var boundReads: [(rows: Int, seconds: Double, lastID: Int)] = []
+    private var boundReads: [RowReads] = []
     /// The services running on a date, by feed index and yyyymmdd.
     private var services: [Int: RunningServices] = [:]
 
@@ -95,7 +106,7 @@ final class PlannerTimetable {
         }
     }
 
-    /// Loads the stop indexes of `feeds` from `database`; throws `TransitError.noPlannerTimetable`
+    /// Loads the headers of the stop indexes of `feeds` from `database`; throws `TransitError.noPlannerTimetable`
     /// when a feed was imported before the planner's timetable existed. `realtime` holds the
     /// stored realtime data's delay range of each feed (by key) that has some.
     init(database: Database, feeds: [Feed], realtime: [Int: RealtimeWindow] = [:]) throws {
@@ -103,6 +114,7 @@ final class PlannerTimetable {
         var parts: [FeedPart] = []
         var firstStop = 0
         var patternOffset = 0
+        var firstForms: [PlannerStopIndex.FirstForm?] = []
         for feed in feeds {
             let table = Schema.planner(feed.key)
             guard try SchemaObject.exists(table.name, in: database) else { throw TransitError.noPlannerTimetable(feed: feed.name) }
@@ -112,11 +124,18 @@ final class PlannerTimetable {
                 patternCount = $0.optionalInt(0) ?? 0
             }
             let select = SQLGenerator.prepare(Query(table: table.name).select(data).filter(id == 0))
-            var index: PlannerStopIndex?
+            var stored: (index: PlannerStopIndex, firstForm: PlannerStopIndex.FirstForm?)?
             try PlannerTimetable.reading(feed) {
-                try database.forEachRow(select) { row in index = try row.withBlob(0) { try PlannerStopIndex(packed: $0) } }
+                try database.forEachRow(select) { row in
+                    stored = try row.withBlob(0) { bytes in
+                        if let header = try PlannerStopIndex(header: bytes) { return (header, nil) }
+                        let whole = try PlannerStopIndex.FirstForm(bytes)
+                        return (whole.index, whole)
+                    }
+                }
             }
-            guard let index else { throw TransitError.noPlannerTimetable(feed: feed.name) }
+            guard let (index, firstForm) = stored else { throw TransitError.noPlannerTimetable(feed: feed.name) }
+            firstForms.append(firstForm)
             let (from, to) = try PlannerTimetable.transferRules(feedKey: feed.key, in: database)
             parts.append(FeedPart(feed: feed, stops: index, firstStop: firstStop, patternOffset: patternOffset,
                                   patternCount: patternCount, transfersFrom: from, transfersTo: to,
@@ -125,6 +144,9 @@ final class PlannerTimetable {
             patternOffset += patternCount
         }
         self.parts = parts
+        self.firstForms = firstForms
+        stopBlocks = parts.map { [StopBlock?](repeating: nil, count: $0.stops.blockCount) }
+        stopTiles = parts.map { [StopTile?](repeating: nil, count: $0.stops.tileKeys.count) }
         stopCount = firstStop
         patterns = [TripPattern?](repeating: nil, count: patternOffset)
         scanBlocks = Slab(count: patternOffset, fill: nil)
@@ -133,8 +155,9 @@ final class PlannerTimetable {
                 .filter(Column(Schema.PlannerColumn.id.rawValue) == SQLExpression.variable("id")))
             patternRequests.append(request)
             patternStatements.append(try database.makeStatement(request.sql))
-            reads.append((0, 0, 0))
-            boundReads.append((0, 0, 0))
+            reads.append(RowReads())
+            boundReads.append(RowReads())
+            stopRowReads.append(RowReads())
         }
     }
 
@@ -170,9 +193,6 @@ final class PlannerTimetable {
 
     // MARK: Stops
 
-    /// Every stop number, in order.
-    var stopNumbers: LazyMapSequence<Range<Int>, StopNumber> { (0..<stopCount).lazy.map(StopNumber.init) }
-
     /// The feed part holding stop number `stop`.
     func part(ofStop stop: StopNumber) -> Int {
         var index = parts.count - 1
@@ -196,31 +216,93 @@ final class PlannerTimetable {
     }
 
     /// The position of stop number `stop` (nil when the feed gives none).
-    func position(ofStop stop: StopNumber) -> (latitude: Double, longitude: Double)? {
-        let part = parts[part(ofStop: stop)]
-        let slot = stop.index - part.firstStop
-        let (latitude, longitude) = (part.stops.latitudes[slot], part.stops.longitudes[slot])
+    func position(ofStop stop: StopNumber) throws -> (latitude: Double, longitude: Double)? {
+        let (block, index) = try block(ofStop: stop)
+        let (latitude, longitude) = (block.latitudes[index], block.longitudes[index])
         return latitude.isNaN || longitude.isNaN ? nil : (latitude, longitude)
     }
 
     /// The parent station's number of stop number `stop`, if any.
-    func parent(ofStop stop: StopNumber) -> StopNumber? {
-        let part = parts[part(ofStop: stop)]
-        let parent = part.stops.parents[stop.index - part.firstStop]
-        return parent < 0 ? nil : StopNumber(part.firstStop + Int(parent))
+    func parent(ofStop stop: StopNumber) throws -> StopNumber? {
+        let (block, index) = try block(ofStop: stop)
+        let parent = block.parents[index]
+        return parent < 0 ? nil : StopNumber(parts[part(ofStop: stop)].firstStop + Int(parent))
     }
 
     /// Whether stop number `stop` is a boarding point (`location_type` 0).
-    func isBoardingPoint(_ stop: StopNumber) -> Bool {
-        let part = parts[part(ofStop: stop)]
-        return part.stops.locationTypes[stop.index - part.firstStop] == 0
+    func isBoardingPoint(_ stop: StopNumber) throws -> Bool {
+        let (block, index) = try block(ofStop: stop)
+        return block.locationTypes[index] == 0
+    }
+
+    /// The boarding points whose parent station is stop number `stop`, in order.
+    func children(ofStation stop: StopNumber) throws -> [StopNumber] {
+        let (block, index) = try block(ofStop: stop)
+        let first = parts[part(ofStop: stop)].firstStop
+        return block.children(of: index).map { StopNumber(first + Int($0)) }
     }
 
     /// The (pattern number, position) pairs calling at stop number `stop`.
-    func calls(atStop stop: StopNumber) -> ArraySlice<(pattern: UInt32, position: UInt32)> {
-        let part = parts[part(ofStop: stop)]
-        let slot = stop.index - part.firstStop
-        return part.stops.calls[Int(part.stops.offsets[slot])..<Int(part.stops.offsets[slot + 1])]
+    @inline(__always) func calls(atStop stop: StopNumber) throws -> ArraySlice<(pattern: UInt32, position: UInt32)> {
+        let (block, index) = try block(ofStop: stop)
+        return block.calls(at: index)
+    }
+
+    /// Calls `body` with the number, position and latitude cosine of every boarding point within
+    /// `radius` metres of a position, and of some beyond (those in the circle's bounding box,
+    /// `PlannerStopIndex.box`): the candidates a walk is measured to.
+    func forEachBoardingPoint(near latitude: Double, _ longitude: Double, within radius: Double,
+                              _ body: (StopNumber, Double, Double, Double) throws -> Void) throws {
+        let box = PlannerStopIndex.box(around: latitude, longitude, within: radius)
+        for (partIndex, part) in parts.enumerated() {
+            for tileIndex in part.stops.tiles(overlapping: box) {
+                let tile = try stopTile(part: partIndex, tile: tileIndex)
+                for entry in tile.slots.indices
+                where box.latitudes.contains(tile.latitudes[entry]) && box.longitudes.contains(tile.longitudes[entry]) {
+                    try body(StopNumber(part.firstStop + Int(tile.slots[entry])), tile.latitudes[entry], tile.longitudes[entry],
+                             tile.cosines[entry])
+                }
+            }
+        }
+    }
+
+    /// The block holding stop number `stop` and the stop's place in it, read on first use.
+    @inline(__always) private func block(ofStop stop: StopNumber) throws -> (block: StopBlock, index: Int) {
+        let partIndex = part(ofStop: stop)
+        let (block, index) = parts[partIndex].stops.block(ofSlot: stop.index - parts[partIndex].firstStop)
+        if let known = stopBlocks[partIndex][block] { return (known, index) }
+        let read = try firstForms[partIndex]?.block(block)
+            ?? readStopRow(part: partIndex, id: PlannerStopIndex.blockID(block)) { try StopBlock(packed: $0) }
+        guard read.latitudes.count > index else { throw PackedReader.Truncated() }
+        stopBlocks[partIndex][block] = read
+        return (read, index)
+    }
+
+    /// Tile `tile` of feed part `part`'s map, read on first use.
+    private func stopTile(part: Int, tile: Int) throws -> StopTile {
+        if let known = stopTiles[part][tile] { return known }
+        let read = try firstForms[part]?.tile(tile) ?? readStopRow(part: part, id: PlannerStopIndex.tileID(tile)) { try StopTile(packed: $0) }
+        guard read.slots.allSatisfy({ Int($0) < parts[part].stops.count }) else { throw PackedReader.Truncated() }
+        stopTiles[part][tile] = read
+        return read
+    }
+
+    /// Row `id` of feed part `part`'s stop index through `read`; a missing row, or one that ends
+    /// early, reported as the damaged table it is.
+    private func readStopRow<T>(part: Int, id: Int, _ read: (UnsafeRawBufferPointer) throws -> T) throws -> T {
+        let started = monotonicSeconds()
+        defer { stopRowReads[part].count(id, since: started) }
+        guard let found = try readRow(part: part, id: id, read) else {
+            let feed = parts[part].feed
+            throw TransitError.damagedPlannerTimetable(feed: feed.name, table: Schema.planner(feed.key).name, source: feed.source)
+        }
+        return found
+    }
+
+    /// The reads of the blocks and tiles of each feed part's stop index that read any, as
+    /// `--explain` reports statements (as `patternReadReports`).
+    func stopIndexReadReports() throws -> [ExecutedRequest] {
+        try reports(of: stopRowReads)
     }
 
     // MARK: Patterns
@@ -248,7 +330,7 @@ final class PlannerTimetable {
         read.stopNumbers = read.stops.map { stopNumber(ofKey: $0) }
         scanBlocks[number] = read.scanned.block
         patternsRead += 1
-        reads[partIndex].patterns += 1
+        reads[partIndex].rows += 1
         reads[partIndex].lastID = id
         patterns[number] = read
         return read
@@ -293,18 +375,14 @@ final class PlannerTimetable {
     /// `readRow` of a row of bounds, counted for `--explain`.
     private func readBoundRow<T>(part: Int, id: Int, _ read: (UnsafeRawBufferPointer) throws -> T) throws -> T? {
         let started = monotonicSeconds()
-        defer { boundReads[part] = (boundReads[part].rows + 1, boundReads[part].seconds + monotonicSeconds() - started, id) }
+        defer { boundReads[part].count(id, since: started) }
         return try readRow(part: part, id: id, read)
     }
 
     /// The reads of lower bounds of each feed part that read any, as `--explain` reports
     /// statements (as `patternReadReports`).
     func boundReadReports() throws -> [ExecutedRequest] {
-        try parts.indices.filter { boundReads[$0].rows > 0 }.map { index in
-            let request = try patternRequests[index].binding([.integer(Int64(boundReads[index].lastID))])
-            return ExecutedRequest(request: request, plan: try database.queryPlan(request), rowCount: boundReads[index].rows,
-                                   seconds: boundReads[index].seconds)
-        }
+        try reports(of: boundReads)
     }
 
     /// Pattern number `number` as a search scans it (read on first use, as `pattern(_:)`).
@@ -384,9 +462,30 @@ final class PlannerTimetable {
     /// runs. A pattern is read by its own run of the statement, so these are not observed one
     /// by one.
     func patternReadReports() throws -> [ExecutedRequest] {
-        try parts.indices.filter { reads[$0].patterns > 0 }.map { index in
+        try reports(of: reads)
+    }
+
+    /// The rows of one kind read from each feed part's planner table, in how long, and the last
+    /// one's id (for `--explain`).
+    private struct RowReads {
+        var rows = 0
+        var seconds = 0.0
+        var lastID = 0
+
+        /// Counts a read of row `id` that started at `started` (`monotonicSeconds`).
+        mutating func count(_ id: Int, since started: Double) {
+            rows += 1
+            seconds += monotonicSeconds() - started
+            lastID = id
+        }
+    }
+
+    /// `reads` (one per feed part) as `--explain` reports statements, for the parts that read
+    /// any: the request bound to the last row read, its plan, and the rows and seconds in all.
+    private func reports(of reads: [RowReads]) throws -> [ExecutedRequest] {
+        try parts.indices.filter { reads[$0].rows > 0 }.map { index in
             let request = try patternRequests[index].binding([.integer(Int64(reads[index].lastID))])
-            return ExecutedRequest(request: request, plan: try database.queryPlan(request), rowCount: reads[index].patterns,
+            return ExecutedRequest(request: request, plan: try database.queryPlan(request), rowCount: reads[index].rows,
                                    seconds: reads[index].seconds)
         }
     }
