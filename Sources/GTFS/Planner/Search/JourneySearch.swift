@@ -254,9 +254,9 @@ final class JourneySearch {
             for call in try timetable.calls(atStop: stop) {
                 let number = timetable.patternNumber(part: part, id: call.pattern)
                 let position = Int32(call.position)
-                let known = patternStart[number]
+                let known = patternStart[number] - 1
                 if known < 0 { touched.append(number) }
-                if known < 0 || (direction == .forward ? position < known : position > known) { patternStart[number] = position }
+                if known < 0 || (direction == .forward ? position < known : position > known) { patternStart[number] = position + 1 }
             }
         }
     }
@@ -269,8 +269,8 @@ final class JourneySearch {
         for (stop, limit) in thresholds { enterLimit[stop] = min(enterLimit[stop], limit) }
         orderByNumber(&touched)
         for number in touched {
-            let start = Int(patternStart[number])
-            patternStart[number] = -1
+            let start = Int(patternStart[number]) - 1
+            patternStart[number] = 0
             try scan(try timetable.scanned(number), number: number, part: timetable.part(ofPattern: number), from: start, round: round, reached: &reached)
         }
         for (stop, _) in thresholds { enterLimit[stop] = JourneySearch.unreached }
@@ -329,7 +329,7 @@ final class JourneySearch {
             return
         }
         touched.removeAll(keepingCapacity: true)
-        for number in 0..<count where patternStart[number] >= 0 { touched.append(number) }
+        for number in 0..<count where patternStart[number] > 0 { touched.append(number) }
     }
 
     /// The walks a label at `stop` may take: forward leaving it, backward arriving at it.

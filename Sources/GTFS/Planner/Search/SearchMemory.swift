@@ -13,7 +13,8 @@ final class SearchMemory {
     let bestWalk: TimeSlab
     let bestEnter: TimeSlab
     let enterLimit: TimeSlab
-    /// Per pattern number, the position a round starts scanning it at (−1: not marked).
+    /// Per pattern number, the position a round starts scanning it at, plus one (0: not marked,
+    /// so that the slab starts as zero bytes: see `Slab`).
     let patternStart: Slab<Int32>
     /// Round cells (round × stops + stop) and stops written since the last reset (appended to
     /// without dynamic exclusivity checks, as `JourneySearch.bound`).
@@ -26,7 +27,7 @@ final class SearchMemory {
         bestWalk = TimeSlab(count: stopCount)
         bestEnter = TimeSlab(count: stopCount)
         enterLimit = TimeSlab(count: stopCount)
-        patternStart = Slab(count: patternCount, fill: -1)
+        patternStart = Slab(count: patternCount, fill: 0)
     }
 
     /// Room for `rounds` rides (rounds + 1 rows of labels); a search holds the slabs it was given.

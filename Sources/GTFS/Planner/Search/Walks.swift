@@ -18,14 +18,14 @@ final class Walks {
     let maximumDistance: Double
     let speed: Double
     /// Per stop number, its walks once worked out (nil: not yet).
-    private let outgoing: Slab<[(stop: StopNumber, seconds: Int)]?>
-    private let incoming: Slab<[(stop: StopNumber, seconds: Int)]?>
+    private let outgoing: SparseSlab<[(stop: StopNumber, seconds: Int)]>
+    private let incoming: SparseSlab<[(stop: StopNumber, seconds: Int)]>
     /// Per feed part, whether it has no transfers.txt rule the planner applies: its stops' walks
     /// then follow from distances alone, the same both ways.
     private let partHasNoRules: [Bool]
-    /// Per stop number, its change time once worked out (`unknownChange`: not yet; −1: none allowed).
-    @exclusivity(unchecked) private var changes: [Int]
-    private static let unknownChange = Int.min
+    /// Per stop number, its change time once worked out, in seconds plus two (0: not worked out
+    /// yet; 1: no change allowed), so that the slab starts as zero bytes (see `Slab`).
+    private let changes: Slab<Int32>
 
     /// Walks over `timetable`: nothing is read until a search asks for a stop's walks, which are
     /// measured to the boarding points of the stop index's tiles around it.
@@ -33,10 +33,10 @@ final class Walks {
         self.timetable = timetable
         self.maximumDistance = maximumDistance
         self.speed = speed
-        outgoing = Slab(count: timetable.stopCount, fill: nil)
-        incoming = Slab(count: timetable.stopCount, fill: nil)
+        outgoing = SparseSlab(count: timetable.stopCount)
+        incoming = SparseSlab(count: timetable.stopCount)
         partHasNoRules = timetable.parts.map { $0.transfersFrom.isEmpty && $0.transfersTo.isEmpty }
-        changes = [Int](repeating: Walks.unknownChange, count: timetable.stopCount)
+        changes = Slab(count: timetable.stopCount, fill: 0)
     }
 
     /// The boarding points within `radius` metres of a position (a journey's point end: the
@@ -111,8 +111,8 @@ final class Walks {
 
     /// Seconds to change at `stop` between two rides, or nil when no change is allowed there.
     func change(at stop: StopNumber) throws -> Int? {
-        let known = changes[stop.index]
-        if known != Walks.unknownChange { return known < 0 ? nil : known }
+        let known = Int(changes[stop])
+        if known != 0 { return known == 1 ? nil : known - 2 }
         var result = 0
         if let rule = try rule(from: stop, to: stop) {
             switch rule.type {
@@ -121,7 +121,7 @@ final class Walks {
             default: result = 0
             }
         }
-        changes[stop.index] = result
+        changes[stop] = Int32(clamping: result + 2)
         return result < 0 ? nil : result
     }
 

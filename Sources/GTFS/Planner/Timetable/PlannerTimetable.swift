@@ -40,7 +40,7 @@ final class PlannerTimetable {
     let stopCount: Int
     /// Patterns across the feeds, read on first use (looked up by every scan, so without dynamic
     /// exclusivity checks: nothing holds an access to them across a call).
-    @exclusivity(unchecked) private(set) var patterns: [TripPattern?]
+    let patterns: SparseSlab<TripPattern>
     /// Per stored pattern number, its scan form once read (`scanned(_:)`): a dense table of
     /// pointers, so that a scan reads the pattern's own memory and nothing else.
     private let scanBlocks: Slab<UnsafeMutableRawPointer?>
@@ -148,7 +148,7 @@ final class PlannerTimetable {
         stopBlocks = parts.map { [StopBlock?](repeating: nil, count: $0.stops.blockCount) }
         stopTiles = parts.map { [StopTile?](repeating: nil, count: $0.stops.tileKeys.count) }
         stopCount = firstStop
-        patterns = [TripPattern?](repeating: nil, count: patternOffset)
+        patterns = SparseSlab(count: patternOffset)
         scanBlocks = Slab(count: patternOffset, fill: nil)
         for part in parts {
             let request = SQLGenerator.prepare(Query(table: Schema.planner(part.feed.key).name).select(Column(Schema.PlannerColumn.data.rawValue))
