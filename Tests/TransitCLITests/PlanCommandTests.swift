@@ -95,6 +95,26 @@ final class PlanCommandTests: XCTestCase {
         }
     }
 
+    /// A stop index header whose sizes are out of all reason (a damaged file) is refused as the
+    /// damaged table in one line, before anything is allocated for them: a stop count of four
+    /// billion (it crashed, asking for 34 GB), blocks of no stops, tiles 10⁻¹⁰° wide.
+    func testAStopIndexHeaderWithImpossibleSizesIsReportedAsItsFeedsDamagedTable() throws {
+        // Row 0: marker, count (bytes 4…7), block size (8…11), tile height (12…19), width (20…27).
+        for (offset, bytes) in [(4, "F0FFFFFF"), (8, "00000000"), (20, "BBBDD7D9DF7CDB3D")] {
+            let directory = TemporaryDirectory()
+            let db = try database(PlanCommandTests.city(), in: directory)
+            let patch = "substr(data, 1, \(offset)) || x'\(bytes)' || substr(data, \(offset + bytes.count / 2 + 1))"
+            let damage = try CommandRun.run("/usr/bin/env", ["sqlite3", db, "UPDATE planner_1 SET data = \(patch) WHERE id = 0"])
+            XCTAssertEqual(damage.status, 0, damage.stderr)
+            for question in [["plan", "A", "D"], ["reach", "A"]] {
+                let run = try CommandRun.transit(question + ["--at", "2026-03-02 07:55", "--db", db])
+                XCTAssertEqual(run.status, 1, "bytes \(offset)…: \(run.stdout)\(run.stderr)")
+                XCTAssertEqual(run.stderr.split(separator: "\n").count, 1, "bytes \(offset)…: \(run.stderr)")
+                XCTAssertTrue(run.stderr.hasPrefix("Error: feed city's journey planner table planner_1 is damaged"), run.stderr)
+            }
+        }
+    }
+
     func testTheParetoSetKeepsAFasterJourneyWithMoreRides() throws {
         let directory = TemporaryDirectory()
         let db = try database(Self.city(), in: directory)

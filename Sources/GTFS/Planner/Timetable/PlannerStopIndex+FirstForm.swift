@@ -12,8 +12,8 @@ extension PlannerStopIndex {
         private let stops: Stops
         private let callOffsets: [Int]
         private let calls: [(pattern: UInt32, position: UInt32)]
-        /// Per stop slot, the slots of its boarding points (a station's), by parent.
-        private let children: [Int32: [UInt32]]
+        /// Per stop slot, the slots of its boarding points (a station's).
+        private let children: [[UInt32]]
         private let tileSlots: [[Int]]
 
         /// The index stored as `bytes`.
@@ -28,16 +28,9 @@ extension PlannerStopIndex {
             stops.types = try reader.bytes(count)
             callOffsets = try reader.integers(count + 1, of: UInt32.self, as: Int.self)
             guard zip(callOffsets, callOffsets.dropFirst()).allSatisfy({ $0 <= $1 }) else { throw PackedReader.Truncated() }
-            calls = try reader.values(callOffsets[count], width: 8) { buffer, offset in
-                (UInt32(littleEndian: buffer.loadUnaligned(fromByteOffset: offset, as: UInt32.self)),
-                 UInt32(littleEndian: buffer.loadUnaligned(fromByteOffset: offset + 4, as: UInt32.self)))
-            }
-            var children: [Int32: [UInt32]] = [:]
-            for slot in 0..<count where stops.types[slot] == 0 && stops.parents[slot] >= 0 && Int(stops.parents[slot]) < count {
-                children[stops.parents[slot], default: []].append(UInt32(slot))
-            }
+            calls = try StopBlock.calls(callOffsets[count], from: &reader)
             let tiles = Tiling(stops)
-            (self.stops, self.children, tileSlots) = (stops, children, tiles.slots)
+            (self.stops, children, tileSlots) = (stops, stops.childrenBySlot(), tiles.slots)
             index = PlannerStopIndex(firstForm: stops, tiles: tiles)
         }
 
@@ -48,7 +41,7 @@ extension PlannerStopIndex {
             var childOffsets: [UInt32] = [0]
             var children: [UInt32] = []
             for slot in slots {
-                children += self.children[Int32(slot)] ?? []
+                children += self.children[slot]
                 childOffsets.append(UInt32(children.count))
             }
             return StopBlock(latitudes: Array(stops.latitudes[slots]), longitudes: Array(stops.longitudes[slots]),

@@ -24,6 +24,11 @@ struct PlannerStopIndex {
     /// A tile's height in degrees (about 4.4 km: a city's tiles are a few rows, and a walk's box
     /// overlaps one to four); its width is as many metres where the feed's stops are on average.
     static let tileDegrees = 0.04
+    /// The most stops a header may count: a hundred times a national feed's, so that a damaged
+    /// count is refused rather than allocated for.
+    static let largestStopCount = 1 << 24
+    /// The tile sizes a header may give, in degrees.
+    static let tileSizes = 0.0001...360.0
     static func blockID(_ block: Int) -> Int { -100_000_000 - block }
     static func tileID(_ tile: Int) -> Int { -200_000_000 - tile }
 
@@ -66,6 +71,15 @@ struct PlannerStopIndex {
 
         init() {}
 
+        /// Per slot, the slots of the boarding points whose parent it is (a station's), ascending.
+        func childrenBySlot() -> [[UInt32]] {
+            var children = [[UInt32]](repeating: [], count: types.count)
+            for slot in types.indices where types[slot] == 0 && parents[slot] >= 0 && Int(parents[slot]) < types.count {
+                children[Int(parents[slot])].append(UInt32(slot))
+            }
+            return children
+        }
+
         /// Whether slot `slot` is a boarding point with a position (what tiles hold).
         func isPlacedBoardingPoint(_ slot: Int) -> Bool {
             types[slot] == 0 && !latitudes[slot].isNaN && !longitudes[slot].isNaN
@@ -88,10 +102,7 @@ struct PlannerStopIndex {
     /// The rows storing `stops` with each slot's `calls`.
     private static func rows(_ stops: Stops, calls: [[(UInt32, UInt32)]]) -> [(id: Int, bytes: [UInt8])] {
         let count = stops.latitudes.count
-        var children = [[UInt32]](repeating: [], count: count)
-        for slot in 0..<count where stops.types[slot] == 0 && stops.parents[slot] >= 0 && Int(stops.parents[slot]) < count {
-            children[Int(stops.parents[slot])].append(UInt32(slot))
-        }
+        let children = stops.childrenBySlot()
         let tiles = Tiling(stops)
         let index = PlannerStopIndex(count: count, blockSize: blockSize, tileLatitude: tileDegrees, tileLongitude: tiles.width,
                                      tileKeys: tiles.keys)
@@ -171,7 +182,10 @@ struct PlannerStopIndex {
         let tiles = Int(try reader.uint32())
         let pairs = try reader.integers(2 * tiles, of: Int32.self, as: Int.self)
         tileKeys = (0..<tiles).map { PlannerStopIndex.tileKey(row: pairs[2 * $0], column: pairs[2 * $0 + 1]) }
-        guard blockSize > 0, tileLatitude > 0, tileLongitude > 0, zip(tileKeys, tileKeys.dropFirst()).allSatisfy({ $0 < $1 }) else {
+        // Sizes out of all reason (a damaged row) are refused before anything is allocated for them.
+        guard count <= PlannerStopIndex.largestStopCount, (1...(1 << 16)).contains(blockSize),
+              PlannerStopIndex.tileSizes.contains(tileLatitude), PlannerStopIndex.tileSizes.contains(tileLongitude),
+              zip(tileKeys, tileKeys.dropFirst()).allSatisfy({ $0 < $1 }) else {
             throw PackedReader.Truncated()
         }
     }

@@ -12,9 +12,9 @@ final class SparseSlab<Element> {
     /// How many indices there are (0..<count).
     var count: Int { slots.count }
 
-    /// Indices 0..<count, none set.
+    /// Indices 0..<count, none set (a slot holds a value's position in 32 bits: fewer than 2³¹
+    /// values are ever set, as each is read from the file).
     init(count: Int) {
-        precondition(count < Int(Int32.max), "a sparse slab holds fewer than 2^31 values")
         slots = Slab(count: count, fill: 0)
     }
 

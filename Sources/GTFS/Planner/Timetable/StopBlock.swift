@@ -67,14 +67,19 @@ final class StopBlock {
         locationTypes = try reader.bytes(count)
         callOffsets = try reader.integers(count + 1, of: UInt32.self)
         childOffsets = try reader.integers(count + 1, of: UInt32.self)
-        calls = try reader.values(Int(callOffsets[count]), width: 8) { buffer, offset in
-            (UInt32(littleEndian: buffer.loadUnaligned(fromByteOffset: offset, as: UInt32.self)),
-             UInt32(littleEndian: buffer.loadUnaligned(fromByteOffset: offset + 4, as: UInt32.self)))
-        }
+        calls = try StopBlock.calls(Int(callOffsets[count]), from: &reader)
         children = try reader.integers(Int(childOffsets[count]), of: UInt32.self)
         guard callOffsets.indices.dropFirst().allSatisfy({ callOffsets[$0 - 1] <= callOffsets[$0] }),
               childOffsets.indices.dropFirst().allSatisfy({ childOffsets[$0 - 1] <= childOffsets[$0] }) else {
             throw PackedReader.Truncated()
+        }
+    }
+
+    /// `count` calls as stored: (pattern id, position) pairs, u32 each.
+    static func calls(_ count: Int, from reader: inout PackedReader) throws -> [(pattern: UInt32, position: UInt32)] {
+        try reader.values(count, width: 8) { buffer, offset in
+            (UInt32(littleEndian: buffer.loadUnaligned(fromByteOffset: offset, as: UInt32.self)),
+             UInt32(littleEndian: buffer.loadUnaligned(fromByteOffset: offset + 4, as: UInt32.self)))
         }
     }
 
