@@ -24,6 +24,15 @@ final class PostgresDialectTests: XCTestCase {
                        #"SELECT "a" FROM "t" WHERE "a" IN (SELECT "b" FROM "u" ORDER BY "b" NULLS FIRST LIMIT $1) ORDER BY "a" NULLS FIRST"#)
     }
 
+    func testADistinctSubqueryOfAnInIsReadOnceIntoAnArrayAndAnyOtherInIsLeftAlone() throws {
+        XCTAssertEqual(try translated(#"SELECT "a" FROM "t" WHERE "a" IN (SELECT DISTINCT ("b" - ?) AS "b" FROM "u" WHERE "c" = ?) AND "d" = ?"#),
+                       #"SELECT "a" FROM "t" WHERE "a" = ANY(ARRAY(SELECT DISTINCT ("b" - $1) AS "b" FROM "u" WHERE "c" = $2)) AND "d" = $3"#)
+        XCTAssertEqual(try translated(#"SELECT "a" FROM "t" WHERE "a" NOT IN (SELECT DISTINCT "b" FROM "u") ORDER BY "a""#),
+                       #"SELECT "a" FROM "t" WHERE "a" <> ALL(ARRAY(SELECT DISTINCT "b" FROM "u")) ORDER BY "a" NULLS FIRST"#)
+        XCTAssertEqual(try translated(#"SELECT "a" FROM "t" WHERE "a" IN (SELECT "b" FROM "u") AND "c" IN (?, ?)"#),
+                       #"SELECT "a" FROM "t" WHERE "a" IN (SELECT "b" FROM "u") AND "c" IN ($1, $2)"#)
+    }
+
     func testADerivedTableIsNamedAndNoLimitIsLimitAll() throws {
         XCTAssertEqual(try translated(#"SELECT COUNT(*) FROM (SELECT "a" FROM "t" LIMIT -1 OFFSET ?)"#),
                        #"SELECT COUNT(*) FROM (SELECT "a" FROM "t" LIMIT ALL OFFSET $1) AS "derived""#)

@@ -14,6 +14,7 @@
 /// | `x LIKE ?` | `x ILIKE $n` | SQLite's `LIKE` ignores the case of ASCII letters; `ILIKE` on a `COLLATE "C"` column does exactly that |
 /// | `x GLOB ?` | `x LIKE $n ESCAPE '\'`, the pattern rewritten (`globToLike`) | no `GLOB` there |
 /// | `LIMIT -1` | `LIMIT ALL` | no limit |
+/// | `x IN (SELECT DISTINCT …)`, `x NOT IN (SELECT DISTINCT …)` | `x = ANY(ARRAY(SELECT DISTINCT …))`, `x <> ALL(ARRAY(…))` | a request marks with `DISTINCT` a subquery of a few values (the services of a day): read once into an array, it is not probed again for each row, as a reused (generic) plan did, and the statement is planned faster |
 /// | `FROM (SELECT …)` | `FROM (SELECT …) AS "derived"` | a derived table needs a name |
 /// | `"sqlite_master"` | `"sqlite_schema"` | the file's `CREATE` statements, kept by the import |
 /// | `INSERT OR IGNORE INTO …` | `INSERT INTO … ON CONFLICT DO NOTHING` | a row whose key is taken is left out |
@@ -122,6 +123,8 @@ private struct Translator {
 
     private struct Frame {
         let derivedTable: Bool
+        /// Opened by `IN (SELECT DISTINCT` as `ANY(ARRAY(`: closed twice.
+        var array = false
         /// Inside an ORDER BY list: whether the current key has said DESC.
         var ordering: Bool = false
         var descending = false
@@ -185,7 +188,7 @@ private struct Translator {
         case ")":
             endOrderingKey()
             let frame = frames.count > 1 ? frames.removeLast() : Frame(derivedTable: false)
-            output += ")"
+            output += frame.array ? "))" : ")"
             if frame.derivedTable, significant(from: position).map({ $0.token.isKeyword("AS") }) != true {
                 output += " AS \"derived\""
             }
@@ -226,6 +229,8 @@ private struct Translator {
                 ignoringConflicts = verb.token.isKeyword("IGNORE")
                 position = verb.index + 1
             }
+        case "IN":
+            inSubquery(token)
         case "IS":
             try isComparison(token)
         case "LIKE":
@@ -243,6 +248,19 @@ private struct Translator {
         default:
             output += token.text
         }
+    }
+
+    /// `IN (SELECT DISTINCT …)` as `= ANY(ARRAY(SELECT DISTINCT …))` (`NOT IN` as `<> ALL(…)`); any
+    /// other `IN` as it is.
+    private mutating func inSubquery(_ token: SQLToken) {
+        guard let open = significant(from: position), open.token.text == "(",
+              let select = significant(from: open.index + 1), select.token.isKeyword("SELECT"),
+              let distinct = significant(from: select.index + 1), distinct.token.isKeyword("DISTINCT") else { return output += token.text }
+        let negated = output.hasSuffix("NOT ")
+        if negated { output.removeLast(4) }
+        output += negated ? "<> ALL(ARRAY(" : "= ANY(ARRAY("
+        frames.append(Frame(derivedTable: false, array: true))
+        position = open.index + 1
     }
 
     /// `x IS ?` and `x IS NOT ?` compare values in SQLite; `(…) IS NOT 1` asks "not true".

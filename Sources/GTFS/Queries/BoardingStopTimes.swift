@@ -33,7 +33,8 @@ enum BoardingStopTimes {
             fetch.filter(.exists(runningServices.requiredQuery()))
         } else {
             runningServices.select(runningService - base, as: "service")
-            fetch.filter(serviceNumber.isIn(runningServices.requiredQuery()))
+            // DISTINCT marks the few values (`PostgresStatementText` reads them once on a server).
+            fetch.filter(serviceNumber.isIn(runningServices.requiredQuery().distinctRows()))
         }
         fetch.filter(fetch.required("pickup_type").isNot(1))
         // The trip's last stop_sequence: a column the import adds to trips (`Schema.tripEnds`), not an attribute.
