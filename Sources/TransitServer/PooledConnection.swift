@@ -7,8 +7,6 @@ final class PooledConnection: @unchecked Sendable {
     private var transit: TransitDatabase?
     /// The device and inode of the file `transit` has open.
     private var identity: FileIdentity?
-    /// The file's data version when `transit` last read it.
-    private var dataVersion: Int64 = 0
 
     init(path: String) {
         self.path = path
@@ -20,10 +18,9 @@ final class PooledConnection: @unchecked Sendable {
     @discardableResult
     func ready(file current: FileIdentity?) throws -> TransitDatabase {
         if let transit, current == identity {
-            try transit.startNextQuestion()
             // Committed by another process since (a feed added in place, a realtime refresh): the
             // feeds the connection knows may have changed, so it opens the file again.
-            if try transit.database.dataVersion() == dataVersion { return transit }
+            if try transit.startNextQuestion() { return transit }
             try transit.finishQuestion()
         }
         transit = nil
@@ -31,7 +28,6 @@ final class PooledConnection: @unchecked Sendable {
         try opened.prepareForManyQueries()
         try opened.finishQuestion()
         try opened.startNextQuestion()
-        dataVersion = try opened.database.dataVersion()
         transit = opened
         identity = current
         return opened

@@ -97,12 +97,26 @@ public final class TransitDatabase {
 
     /// Readies the connection for the next question of a long-lived host (`transit-serve`): every
     /// feed is selected again, and a read transaction begins, so the question sees what was
-    /// committed last (stored realtime data) and one state throughout.
-    public func startNextQuestion() throws {
+    /// committed last (stored realtime data) and one state throughout. Returns false when the
+    /// store changed since the last question (another connection committed: a feed added in
+    /// place, realtime data stored), so the feeds this connection knows may be out of date and
+    /// the host opens it again; and on the first call. The realtime facts read for the last
+    /// question (`realtimeFeeds`) are kept only while the store is unchanged: on a server, that
+    /// spares a round trip a question.
+    @discardableResult
+    public func startNextQuestion() throws -> Bool {
         selectedFeeds = feeds
-        realtimeCache = nil
         try database.runKept("BEGIN")
+        let version = try database.dataVersion()
+        defer { lastDataVersion = version }
+        guard version == lastDataVersion else {
+            realtimeCache = nil
+            return false
+        }
+        return true
     }
+    /// The store's `dataVersion` when the last question started (nil: none yet).
+    private var lastDataVersion: Int64?
 
     /// Ends the read transaction of a question (the one opening began, or `startNextQuestion`'s):
     /// between questions a long-lived host holds no snapshot, so an import can take the file.
