@@ -35,4 +35,36 @@ final class HostedQuestionTests: XCTestCase {
         XCTAssertEqual(nearby.outcome, .answered, nearby.message)
         XCTAssertTrue(String(decoding: nearby.body, as: UTF8.self).contains("\"stop_id\""))
     }
+
+    /// A host keeps its connection while nothing was committed since its last question, and with it
+    /// the realtime facts it read; a commit by another connection (here realtime facts stored by
+    /// the sqlite3 shell) is seen, and the facts are read anew.
+    func testTheNextQuestionSaysWhetherAnotherConnectionCommittedAndRereadsTheRealtimeFactsThen() throws {
+        let directory = TemporaryDirectory()
+        let copy = directory.file("demo.sqlite")
+        try FileManager.default.copyItem(atPath: try DemoDatabase.path(), toPath: copy)
+        let transit = try TransitDatabase(path: copy)
+        let feed = try XCTUnwrap(transit.feeds.first).key
+        try transit.finishQuestion()
+        XCTAssertFalse(try transit.startNextQuestion(), "the first question has nothing to compare with")
+        XCTAssertNil(try transit.realtimeFeeds()[feed])
+        try transit.finishQuestion()
+        XCTAssertTrue(try transit.startNextQuestion(), "nothing was committed since")
+        XCTAssertNil(try transit.realtimeFeeds()[feed])
+        try transit.finishQuestion()
+
+        // What `transit realtime` stores (RealtimeSchema.feeds), written by another connection.
+        let store = try CommandRun.run("/usr/bin/env", ["sqlite3", copy, """
+            CREATE TABLE realtime_feeds (feed INTEGER PRIMARY KEY, timestamp INTEGER, latest_delay INTEGER NOT NULL DEFAULT 0,
+              earliest_delay INTEGER NOT NULL DEFAULT 0, added_departures INTEGER NOT NULL DEFAULT 0);
+            INSERT INTO realtime_feeds (feed, timestamp, latest_delay) VALUES (\(feed), 1772438400, 120)
+            """])
+        XCTAssertEqual(store.status, 0, store.stderr)
+        XCTAssertFalse(try transit.startNextQuestion(), "another connection committed")
+        XCTAssertEqual(try transit.realtimeFeeds()[feed]?.timestamp, 1_772_438_400, "the facts are read anew")
+        try transit.finishQuestion()
+        XCTAssertTrue(try transit.startNextQuestion())
+        XCTAssertEqual(try transit.realtimeFeeds()[feed]?.window.latestDelay, 120)
+        try transit.finishQuestion()
+    }
 }
