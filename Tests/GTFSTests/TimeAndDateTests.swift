@@ -51,6 +51,19 @@ final class TimeAndDateTests: XCTestCase {
         XCTAssertEqual(berlin.localTime(of: berlin.noonMinusTwelveHours(ordinary)).iso8601, "2026-03-30T00:00:00+02:00")
     }
 
+    func testISOInstantsPadEveryFieldAndSignOffsetsWestOfGreenwichAndOnTheHalfHour() throws {
+        // St. John's, Newfoundland: 3 h 30 min west of UTC in winter (-03:30), 2 h 30 in summer.
+        let stJohns = try XCTUnwrap(AgencyTimeZone(identifier: "America/St_Johns"))
+        let winter = ServiceDate(year: 2026, month: 1, day: 5)!
+        XCTAssertEqual(stJohns.localTime(of: stJohns.instant(of: 7 * 60 + 9, on: winter)).iso8601, "2026-01-05T00:07:09-03:30")
+        let summer = stJohns.localTime(of: stJohns.instant(of: 25 * 3600 + 5, on: ServiceDate(year: 2026, month: 7, day: 9)!))
+        XCTAssertEqual(summer.iso8601, "2026-07-10T01:00:05-02:30", "a time past 24:00 is the next calendar day")
+        XCTAssertEqual(summer.hourMinute, "01:00")
+        let kolkata = try XCTUnwrap(AgencyTimeZone(identifier: "Asia/Kolkata"))
+        XCTAssertEqual(kolkata.localTime(of: kolkata.instant(of: 23 * 3600 + 59 * 60 + 59, on: winter)).iso8601, "2026-01-05T23:59:59+05:30")
+        XCTAssertEqual(ServiceDate(year: 987, month: 6, day: 1)!.description, "0987-06-01")
+    }
+
     func testUnknownTimeZonesAreRefused() {
         XCTAssertNil(AgencyTimeZone(identifier: "Mars/Olympus_Mons"))
         XCTAssertNil(AgencyTimeZone(identifier: "../../etc/passwd"))

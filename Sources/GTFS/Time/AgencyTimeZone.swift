@@ -95,15 +95,30 @@ public struct LocalTime: Sendable, Equatable {
 
     /// `2015-09-08T08:05:00+03:00`.
     public var iso8601: String {
-        let sign = utcOffsetSeconds < 0 ? "-" : "+"
-        let offset = abs(utcOffsetSeconds)
-        return date.description + "T" + GTFSTime.twoDigits(hour) + ":" + GTFSTime.twoDigits(minute) + ":"
-            + GTFSTime.twoDigits(second) + sign + GTFSTime.twoDigits(offset / 3600) + ":"
-            + GTFSTime.twoDigits((offset % 3600) / 60)
+        ASCIIWriter.text(capacity: 64) { writer in
+            date.write(to: &writer)
+            writer.put("T")
+            writer.put(hour, digits: 2)
+            writer.put(":")
+            writer.put(minute, digits: 2)
+            writer.put(":")
+            writer.put(second, digits: 2)
+            writer.put(utcOffsetSeconds < 0 ? "-" : "+")
+            let offset = abs(utcOffsetSeconds)
+            writer.put(offset / 3600, digits: 2)
+            writer.put(":")
+            writer.put((offset % 3600) / 60, digits: 2)
+        }
     }
 
     /// `08:05`.
-    public var hourMinute: String { GTFSTime.twoDigits(hour) + ":" + GTFSTime.twoDigits(minute) }
+    public var hourMinute: String {
+        ASCIIWriter.text(capacity: 48) { writer in
+            writer.put(hour, digits: 2)
+            writer.put(":")
+            writer.put(minute, digits: 2)
+        }
+    }
 }
 
 /// Serializes changes of the C library's process-wide zone.

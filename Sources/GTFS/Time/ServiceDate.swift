@@ -68,10 +68,15 @@ public struct ServiceDate: Hashable, Comparable, Sendable, CustomStringConvertib
     public func adding(days: Int) -> ServiceDate { ServiceDate(dayNumber: dayNumber + days) }
 
     /// `YYYY-MM-DD`.
-    public var description: String {
-        let y = String(year)
-        return String(repeating: "0", count: max(0, 4 - y.count)) + y + "-"
-            + GTFSTime.twoDigits(month) + "-" + GTFSTime.twoDigits(day)
+    public var description: String { ASCIIWriter.text(capacity: 32) { write(to: &$0) } }
+
+    /// Writes `YYYY-MM-DD` (`description`).
+    func write(to writer: inout ASCIIWriter) {
+        writer.put(year, digits: 4)
+        writer.put("-")
+        writer.put(month, digits: 2)
+        writer.put("-")
+        writer.put(day, digits: 2)
     }
 
     public static func < (lhs: ServiceDate, rhs: ServiceDate) -> Bool { lhs.yyyymmdd < rhs.yyyymmdd }
