@@ -55,7 +55,7 @@ public struct DeparturesQuery: Sendable {
     ///     SELECT … FROM "stop_times_1" AS "stop_times" JOIN "stops" AS "stop_times.stop" …
     ///       JOIN "trips" AS "stop_times.trip" … JOIN "routes" AS "stop_times.trip.route" …
     ///     WHERE "stop_times"."stop" IN (?, …) AND "stop_times"."departure" BETWEEN ? AND ?
-    ///       AND "stop_times"."service_number" IN (SELECT "service_days"."service" - ? FROM "service_days_1" AS "service_days" WHERE "date" = ?)
+    ///       AND ("stop_times"."service_number" + ?) IN (SELECT DISTINCT "service_days"."service" FROM "service_days_1" AS "service_days" WHERE "date" = ?)
     ///       AND "stop_times"."pickup_type" IS NOT ? AND "stop_times"."stop_sequence" < "stop_times.trip"."last_stop_sequence"
     ///     ORDER BY "stop_times"."departure", "stop_times.stop"."stop_id", "stop_times.trip"."trip_id" LIMIT ?
     public func requestPerServiceDate(feed: FeedTables, stopKeys: [Int], excludingFrequencies: Bool = false) -> Query {
