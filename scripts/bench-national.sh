@@ -16,8 +16,11 @@
 #   7. `nearby` and `departures --near` whole processes on the national file against the same on
 #      the ×10 file (bench/large.sqlite, made when missing), in turn (hyperfine), and their ratios;
 #   8. nigiri (pip install pynigiri) on the same pairs: its own 500 m footpaths (max_transfers 7),
-#      then transit's walking rule; transit's batch time a question against nigiri's median.
-# About 15 minutes with the feed and the import to make, 5 without.
+#      then transit's walking rule; transit's batch time a question against nigiri's median;
+#   9. `transit serve` on the national file (wrk, unless SERVE=no): departures at 64 connections,
+#      the server's memory over 1,000,000 requests (scripts/bench-serve.sh with DB=), and
+#      /api/plan for each pair one at a time (p50, p90, max).
+# About 25 minutes with the feed and the import to make, 15 without (5 with SERVE=no).
 #
 #   scripts/bench-national.sh [--reimport]      (needs a release build: make build)
 # Environment: TRANSIT_BIN, the folder of the transit binary (default .build/release);
@@ -309,4 +312,29 @@ print(f"  transit --input a question / nigiri median, {what}: {each * 1000:.0f} 
   done
 else
   echo "pynigiri is not installed (pip install pynigiri): the side-by-side run with nigiri is skipped"
+fi
+
+# 9. transit serve on the national file: departures at 64 connections and the server's memory over
+# 1,000,000 requests (scripts/bench-serve.sh on this database, without its re-imports), then
+# /api/plan across the country, the pairs one at a time over one connection.
+echo
+if [ "${SERVE:-yes}" = no ] || ! command -v wrk > /dev/null || ! command -v curl > /dev/null; then
+  echo "transit serve on the national file: skipped (SERVE=no, or wrk or curl is not installed: apt-get install wrk curl)"
+else
+  echo "== transit serve on the national file"
+  DB="$db" FEED="$feed" SWAP=no scripts/bench-serve.sh | sed 's/^/  /'
+  port=${PORT:-18080}
+  "$bin/transit" serve --db "$db" --port "$port" --time-limit 10000 --quiet 2> "$work/serve.log" &
+  server=$!
+  for _ in $(seq 200); do grep -q "http://" "$work/serve.log" 2> /dev/null && break; sleep 0.05; done
+  tail -n +2 "$questions" | while IFS=, read -r from to when; do
+    curl -s -o /dev/null -w '%{time_total}\n' -G "http://127.0.0.1:$port/api/plan" \
+      --data-urlencode "from=$from" --data-urlencode "to=$to" --data-urlencode "at=$when" --data-urlencode "max_rides=8"
+  done > "$work/api-plan.times"
+  kill "$server"; wait "$server" 2> /dev/null || true
+  py '
+import statistics, sys
+times = sorted(float(line) * 1000 for line in open(sys.argv[1]) if line.strip())
+print(f"  /api/plan across the country, {len(times)} pairs one at a time: p50 {statistics.median(times):.0f} ms,"
+      f" p90 {times[int(len(times) * 0.9) - 1]:.0f} ms, max {times[-1]:.0f} ms")' "$work/api-plan.times"
 fi

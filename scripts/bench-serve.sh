@@ -13,18 +13,24 @@
 # Every answer's status is counted by wrk (non-2xx answers and socket errors are printed).
 #
 #   scripts/bench-serve.sh        (needs a release build: make build)
+#   DB=bench/national.sqlite FEED=bench/national.zip SWAP=no scripts/bench-serve.sh
+#                                 (another database; SWAP=no leaves out part 3, whose two imports
+#                                 of the national feed take minutes; `scripts/bench-national.sh` does this)
 set -euo pipefail
 cd "$(dirname "$0")/.."
 bin=.build/release
-db=bench/large.sqlite
-feed=bench/large.zip
+db=${DB:-bench/large.sqlite}
+feed=${FEED:-bench/large.zip}
+swap=${SWAP:-yes}
 shared=../shared/feeds
 port=${PORT:-18080}
 seconds=${SECONDS_PER_RUN:-20}
 
 [ -x "$bin/transit-serve" ] || { echo "build first: make build" >&2; exit 1; }
 command -v wrk > /dev/null || { echo "wrk is missing: apt-get install wrk" >&2; exit 1; }
-mkdir -p bench/serve
+# The questions and the server's log, per database.
+work=bench/serve/$(basename "$db" .sqlite)
+mkdir -p "$work"
 if [ ! -f "$feed" ]; then
   echo "making $feed (vilnius.zip tiled 10 times)…" >&2
   python3 "$shared/make-large-feed.py" "$shared/vilnius.zip" 10 "$feed"
@@ -34,9 +40,9 @@ fi
 
 # The questions, as CSV for the batch and as request targets for wrk.
 for kind in departures nearby search; do
-  csv=bench/serve/$kind.csv
+  csv=$work/$kind.csv
   [ -f "$csv" ] && [ "$(wc -l < "$csv")" -gt 20000 ] || python3 scripts/batch-questions.py "$kind" "$db" 20000 42 > "$csv"
-  python3 - "$kind" "$csv" > "bench/serve/$kind.targets" <<'PY'
+  python3 - "$kind" "$csv" > "$work/$kind.targets" <<'PY'
 import csv, sys, urllib.parse
 kind, path = sys.argv[1], sys.argv[2]
 for row in csv.DictReader(open(path)):
@@ -55,16 +61,16 @@ done
 # a request with it and 17-22 µs without (nearby, large feed, 2 cores).
 
 serve() {
-  "$bin/transit" serve --db "$1" --port "$port" --quiet 2> bench/serve/server.log &
+  "$bin/transit" serve --db "$1" --port "$port" --quiet 2> $work/server.log &
   server=$!
-  for _ in $(seq 200); do grep -q "http://" bench/serve/server.log 2> /dev/null && return; sleep 0.05; done
-  echo "the server did not start: $(cat bench/serve/server.log)" >&2; exit 1
+  for _ in $(seq 200); do grep -q "http://" $work/server.log 2> /dev/null && return; sleep 0.05; done
+  echo "the server did not start: $(cat $work/server.log)" >&2; exit 1
 }
 stop() { kill "$server" 2> /dev/null || true; wait "$server" 2> /dev/null || true; }
 trap stop EXIT
 rss() { awk '/RssAnon/ { anon = $2 / 1024 } /VmRSS/ { all = $2 / 1024 } END { printf "%.1f %.1f", anon, all }' "/proc/$server/status"; }
 load() { # TARGETS SECONDS: wrk's summary lines
-  wrk -t2 -c64 -d"$2"s --latency -s scripts/wrk-targets.lua "http://127.0.0.1:$port" -- "bench/serve/$1.targets"
+  wrk -t2 -c64 -d"$2"s --latency -s scripts/wrk-targets.lua "http://127.0.0.1:$port" -- "$work/$1.targets"
 }
 failures() { # wrk's summary on stdin: its count of non-2xx answers and of socket errors
   awk '/Non-2xx or 3xx responses:/ { failed = $NF }
@@ -77,7 +83,7 @@ serve "$db"
 batch_rate() { # KIND: the batch's questions a second over the 20,000 questions
   local extra=(); [ "$1" = departures ] && extra=(--within 20)
   local start; start=$(date +%s.%N)
-  "$bin/transit" "$1" --input "bench/serve/$1.csv" "${extra[@]}" --format json --db "$db" > /dev/null
+  "$bin/transit" "$1" --input "$work/$1.csv" "${extra[@]}" --format json --db "$db" > /dev/null
   python3 -c "print(20000 / ($(date +%s.%N) - $start))"
 }
 # The batch runs right before and right after wrk, and the ratio takes their mean: the batch lasts
@@ -103,7 +109,7 @@ rounds() { # REQUESTS: nearby and departures in turns of 10 s until that many; p
   local count=0
   while [ "$count" -lt "$1" ]; do
     for kind in nearby departures; do
-      out=$(wrk -t2 -c64 -d10s -s scripts/wrk-targets.lua "http://127.0.0.1:$port" -- "bench/serve/$kind.targets")
+      out=$(wrk -t2 -c64 -d10s -s scripts/wrk-targets.lua "http://127.0.0.1:$port" -- "$work/$kind.targets")
       count=$((count + $(echo "$out" | awk '/requests in/ { print $1 }')))
     done
     echo "  $count requests: heap $(rss | cut -d' ' -f1) MB" >&2
@@ -118,12 +124,13 @@ printf "heap (RssAnon): %.1f MB after 200,000 requests of warm-up, %.1f MB after
   "$first" "$last" "$total" "$(python3 -c "print(($last - $first) / $first * 100)")" "$first_all" "$last_all"
 stop
 
+[ "$swap" = yes ] || exit 0
 echo "== 40 s of departures while the feed is imported again twice and realtime is stored every 5 s"
-copy=bench/serve/served.sqlite
+copy=$work/served.sqlite
 cp "$db" "$copy"
-python3 scripts/realtime-message.py "$copy" 500 10 "$(date -d '2015-09-15 08:00' +%s)" bench/serve/updates.pb 42 > /dev/null
+python3 scripts/realtime-message.py "$copy" 500 10 "$(date -d '2015-09-15 08:00' +%s)" $work/updates.pb 42 > /dev/null
 serve "$copy"
-"$bin/transit" realtime bench/serve/updates.pb --every 5 --db "$copy" > /dev/null 2>&1 &
+"$bin/transit" realtime $work/updates.pb --every 5 --db "$copy" > /dev/null 2>&1 &
 refresher=$!
 (sleep 3; for _ in 1 2; do "$bin/transit" import "$feed" --db "$copy" --quiet; done) &
 importer=$!
