@@ -64,6 +64,14 @@ final class TimeAndDateTests: XCTestCase {
         XCTAssertEqual(ServiceDate(year: 987, month: 6, day: 1)!.description, "0987-06-01")
     }
 
+    func testWrittenNumbersArePaddedToTheirDigitsAndKeepTheirSign() {
+        XCTAssertEqual(ASCIIWriter.text(capacity: 32) { $0.put(7, digits: 2) }, "07")
+        XCTAssertEqual(ASCIIWriter.text(capacity: 32) { $0.put(-7, digits: 2) }, "-07")
+        XCTAssertEqual(ASCIIWriter.text(capacity: 32) { $0.put(0, digits: 1) }, "0")
+        XCTAssertEqual(ASCIIWriter.text(capacity: 32) { $0.put(123_456, digits: 2) }, "123456", "more digits than asked are all written")
+        XCTAssertEqual(ASCIIWriter.text(capacity: 32) { $0.put(Int.min, digits: 2) }, String(Int.min))
+    }
+
     func testUnknownTimeZonesAreRefused() {
         XCTAssertNil(AgencyTimeZone(identifier: "Mars/Olympus_Mons"))
         XCTAssertNil(AgencyTimeZone(identifier: "../../etc/passwd"))

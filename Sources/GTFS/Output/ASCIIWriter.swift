@@ -18,9 +18,15 @@ struct ASCIIWriter {
         }
     }
 
-    /// Appends one ASCII character (`":"`).
+    /// Appends one ASCII character (`":"`); nothing once the capacity is full (the texts written
+    /// are far shorter: the check keeps a mistake from writing past the string's storage).
     mutating func put(_ character: Unicode.Scalar) {
-        buffer[count] = UInt8(truncatingIfNeeded: character.value)
+        put(byte: UInt8(truncatingIfNeeded: character.value))
+    }
+
+    private mutating func put(byte: UInt8) {
+        guard count < buffer.count else { return }
+        buffer[count] = byte
         count += 1
     }
 
@@ -37,8 +43,7 @@ struct ASCIIWriter {
         }
         for _ in width..<max(width, digits) { put("0") }
         while scale > 0 {
-            buffer[count] = UInt8(truncatingIfNeeded: 0x30 + magnitude / scale)
-            count += 1
+            put(byte: UInt8(truncatingIfNeeded: 0x30 + magnitude / scale))
             magnitude %= scale
             scale /= 10
         }
