@@ -1,6 +1,6 @@
 import Foundation
 import XCTest
-import GTFS
+@testable import GTFS
 import TestSupport
 @testable import TransitCommands
 
@@ -53,11 +53,9 @@ final class HostedQuestionTests: XCTestCase {
         XCTAssertNil(try transit.realtimeFeeds()[feed])
         try transit.finishQuestion()
 
-        // What `transit realtime` stores (RealtimeSchema.feeds), written by another connection.
-        let store = try CommandRun.run("/usr/bin/env", ["sqlite3", copy, """
-            CREATE TABLE realtime_feeds (feed INTEGER PRIMARY KEY, timestamp INTEGER, latest_delay INTEGER NOT NULL DEFAULT 0,
-              earliest_delay INTEGER NOT NULL DEFAULT 0, added_departures INTEGER NOT NULL DEFAULT 0);
-            INSERT INTO realtime_feeds (feed, timestamp, latest_delay) VALUES (\(feed), 1772438400, 120)
+        // What `transit realtime` stores (its own table definition), written by another connection.
+        let store = try CommandRun.run("/usr/bin/env", ["sqlite3", copy, RealtimeSchema.feeds.sqlIfNotExists + """
+            ; INSERT INTO realtime_feeds (feed, timestamp, latest_delay) VALUES (\(feed), 1772438400, 120)
             """])
         XCTAssertEqual(store.status, 0, store.stderr)
         XCTAssertFalse(try transit.startNextQuestion(), "another connection committed")

@@ -34,16 +34,17 @@ public enum GTFSTime {
 
     /// `seconds` as `HH:MM:SS` (hours may exceed 23).
     public static func format(_ seconds: Int) -> String {
-        let hours = seconds / 3600
-        let minutes = (seconds % 3600) / 60
-        let secs = seconds % 60
-        return twoDigits(hours) + ":" + twoDigits(minutes) + ":" + twoDigits(secs)
+        ASCIIWriter.text(capacity: 80) { writer in
+            writer.put(seconds / 3600, digits: 2)
+            writer.put(":")
+            writer.put((seconds % 3600) / 60, digits: 2)
+            writer.put(":")
+            writer.put(seconds % 60, digits: 2)
+        }
     }
 
     /// `value` with at least two digits (`07`).
     public static func twoDigitsPublic(_ value: Int) -> String { twoDigits(value) }
 
-    static func twoDigits(_ value: Int) -> String {
-        value < 10 ? "0" + String(value) : String(value)
-    }
+    static func twoDigits(_ value: Int) -> String { ASCIIWriter.text(capacity: 24) { $0.put(value, digits: 2) } }
 }
