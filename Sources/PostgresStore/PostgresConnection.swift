@@ -48,6 +48,20 @@ public final class PostgresConnection {
         }
         defer { PQclear(result) }
         try check(result, expecting: [PGRES_TUPLES_OK, PGRES_COMMAND_OK], sql: sql)
+        return Self.rows(of: result!)
+    }
+
+    /// Runs `script` (statements separated by `;`, no parameters) in one round trip and returns
+    /// the rows of the last, as `rows` does.
+    func lastRows(ofScript script: String) throws -> [[String?]] {
+        let result = PQexec(handle, script)
+        defer { PQclear(result) }
+        try check(result, expecting: [PGRES_TUPLES_OK, PGRES_COMMAND_OK], sql: script)
+        return Self.rows(of: result!)
+    }
+
+    /// Every row of `result`, each column as text or nil for NULL.
+    private static func rows(of result: OpaquePointer) -> [[String?]] {
         let rowCount = PQntuples(result), columnCount = PQnfields(result)
         return (0..<rowCount).map { row in
             (0..<columnCount).map { column in

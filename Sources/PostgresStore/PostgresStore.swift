@@ -43,11 +43,12 @@ public final class PostgresStore: StoreConnection {
         if statement.prefix(6).uppercased() == "PRAGMA" { return }
         // SQLite's `BEGIN IMMEDIATE` and the like: a server's transactions need no lock mode.
         if statement.prefix(5).uppercased() == "BEGIN" {
-            guard mode == .readWrite else { return try connection.execute("BEGIN ISOLATION LEVEL REPEATABLE READ READ ONLY") }
+            guard mode == .readWrite else { return try beginReading() }
             try connection.execute("BEGIN")
             _ = try connection.value("SELECT pg_advisory_xact_lock(\(Self.changeLockKey))")
             return
         }
+        versionAtBegin = nil
         if mode == .readWrite, statement.prefix(6).uppercased() == "COMMIT" {
             if let writtenText {
                 try TextFolds(connection: connection, schema: StorePublisher.liveSchema).add(writtenText.values, folding: writtenText.folding)
@@ -78,32 +79,58 @@ public final class PostgresStore: StoreConnection {
     /// Prepared once per connection (`transit serve` asks it before every question): parsed and
     /// planned each time, it was an eighth of the server's work for a served departures question.
     public func dataVersion() throws -> Int64 {
-        let sql = "SELECT n.oid, v.\(quoted(StoreVersion.column)) FROM pg_namespace n LEFT JOIN \(StoreVersion.rows) v ON true WHERE n.nspname = $1"
+        if let versionAtBegin, connection.isInTransaction { return versionAtBegin }
         if !versionPrepared {
-            PQclear(try connection.prepare(name: Self.versionStatement, sql: sql))
+            PQclear(try connection.prepare(name: Self.versionStatement, sql: Self.versionSQL))
             versionPrepared = true
         }
-        let result = try connection.executePrepared(name: Self.versionStatement, parameters: [StorePublisher.liveSchema], sql: sql)
-        defer { PQclear(result) }
-        func integer(_ column: Int32) -> Int64 {
-            PQntuples(result) > 0 && PQgetisnull(result, 0, column) == 0 ? Int64(String(cString: PQgetvalue(result, 0, column))) ?? 0 : 0
-        }
+        return Self.version(try connection.rows("EXECUTE \(Self.versionStatement)"))
+    }
+
+    /// `dataVersion`'s statement: the live schema's OID and its count of writes in place.
+    private static let versionSQL = "SELECT n.oid, v.\(quoted(StoreVersion.column)) FROM pg_namespace n LEFT JOIN \(StoreVersion.rows) v ON true WHERE n.nspname = \(literal(StorePublisher.liveSchema))"
+
+    /// The version in `rows`, `versionSQL`'s answer: the schema's OID above its count of writes.
+    private static func version(_ rows: [[String?]]) -> Int64 {
+        func integer(_ column: Int) -> Int64 { rows.first.flatMap { $0[column] }.flatMap { Int64($0) } ?? 0 }
         return integer(0) << 32 | (integer(1) & 0xFFFF_FFFF)
+    }
+
+    /// Begins a read transaction in one round trip rather than three: with the time limit set
+    /// before it (`limitTime` between transactions: `SET LOCAL`, gone at its end) and, once
+    /// `dataVersion`'s statement is prepared, reading the version (kept for the transaction, whose
+    /// snapshot it is read in). A served question starts with all three.
+    private func beginReading() throws {
+        versionAtBegin = nil
+        var script = ["BEGIN ISOLATION LEVEL REPEATABLE READ READ ONLY"]
+        if let limitAtBegin { script.append("SET LOCAL statement_timeout = \(limitAtBegin)") }
+        guard versionPrepared else { return try connection.execute(script.joined(separator: "; ")) }
+        script.append("EXECUTE \(Self.versionStatement)")
+        versionAtBegin = Self.version(try connection.lastRows(ofScript: script.joined(separator: "; ")))
     }
 
     /// The name `dataVersion`'s statement is prepared under, and whether it is.
     private static let versionStatement = "transit_data_version"
     private var versionPrepared = false
+    /// The version `beginReading` read with the open read transaction's BEGIN (nil: not read).
+    private var versionAtBegin: Int64?
+    /// The time limit in milliseconds set between transactions of a read-only store, which the
+    /// next `BEGIN` sets for its transaction (nil: none).
+    private var limitAtBegin: Int?
 
-    /// Inside a transaction (a served question's) the limit is `SET LOCAL`, gone at its end, so
-    /// lifting it costs no round trip; outside one it holds for the session until lifted.
+    /// Inside a transaction the limit is `SET LOCAL`, gone at its end, so lifting it costs no round
+    /// trip. Between transactions of a read-only store (a served question sets it before its
+    /// transaction begins) the next `BEGIN` sets it, in the same round trip (`beginReading`); on a
+    /// read-write one it holds for the session until lifted.
     public func limitTime(toMilliseconds milliseconds: Int?) throws {
         guard let milliseconds else {
             if sessionTimeLimit { try connection.execute("SET statement_timeout = 0") }
             sessionTimeLimit = false
+            limitAtBegin = nil
             return
         }
         let local = connection.isInTransaction
+        if !local && mode == .readOnly { return limitAtBegin = max(milliseconds, 1) }
         try connection.execute("SET \(local ? "LOCAL " : "")statement_timeout = \(max(milliseconds, 1))")
         sessionTimeLimit = sessionTimeLimit || !local
     }

@@ -122,3 +122,9 @@ struct SQLiteLayout {
 func quoted(_ name: String) -> String {
     "\"" + name.split(separator: "\"", omittingEmptySubsequences: false).joined(separator: "\"\"") + "\""
 }
+
+/// `text` as an SQL string literal (single quotes doubled), for the store's own names only: values
+/// a user gives are always bound.
+func literal(_ text: String) -> String {
+    "'" + text.split(separator: "'", omittingEmptySubsequences: false).joined(separator: "''") + "'"
+}

@@ -14,12 +14,14 @@ final class PooledConnection: @unchecked Sendable {
 
     /// The connection, opened (again, when the file was replaced: `current` is which file the
     /// path names now) and readied for a question: in a read transaction, which the caller ends
-    /// (`finishQuestion`).
+    /// (`finishQuestion`), limited to `timeLimit` milliseconds when given (set before the
+    /// transaction begins: on a server, its `BEGIN` sets it in the same round trip).
     @discardableResult
-    func ready(file current: FileIdentity?) throws -> TransitDatabase {
+    func ready(file current: FileIdentity?, timeLimit: Int? = nil) throws -> TransitDatabase {
         if let transit, current == identity {
             // Committed by another process since (a feed added in place, a realtime refresh): the
             // feeds the connection knows may have changed, so it opens the file again.
+            transit.database.limitTime(toMilliseconds: timeLimit)
             if try transit.startNextQuestion() { return transit }
             try transit.finishQuestion()
         }
@@ -27,6 +29,7 @@ final class PooledConnection: @unchecked Sendable {
         let opened = try TransitDatabase(path: path)
         try opened.prepareForManyQueries()
         try opened.finishQuestion()
+        opened.database.limitTime(toMilliseconds: timeLimit)
         try opened.startNextQuestion()
         transit = opened
         identity = current
@@ -55,12 +58,11 @@ final class PooledConnection: @unchecked Sendable {
     private func answerOnce(_ question: HostedQuestion, explain: Bool, timeLimit: Int, file: FileIdentity?) -> HostedAnswer {
         let transit: TransitDatabase
         do {
-            transit = try ready(file: file)
+            transit = try ready(file: file, timeLimit: timeLimit)
         } catch {
             self.transit = nil
             return HostedAnswer(unavailable: error)
         }
-        transit.database.limitTime(toMilliseconds: timeLimit)
         defer {
             transit.database.limitTime(toMilliseconds: nil)
             // A connection that cannot end its transaction is opened anew for the next question.

@@ -3,6 +3,8 @@ import Foundation
 import GTFSRealtime
 import SwiftProtobuf
 import GTFS
+import FetchRequest
+import PostgresStore
 import TestSupport
 
 /// The query commands on a PostgreSQL hot standby answer byte for byte what they answer from an
@@ -41,6 +43,9 @@ final class PostgresQueryTests: XCTestCase {
                 ["list", "stops", "--predicate", "stop_lat > \(lat) AND location_type == 0"] + only,
                 ["list", "trips", "--predicate", "route.route_type == 3", "--sort", "trip_id"] + only,
                 ["list", "stop_times", "--predicate", "stop.stop_id == \"\(from)\""] + only,
+                // An IN list is one array on the server: quotes, backslashes and nil inside it.
+                ["list", "stops", "--predicate", "stop_id IN {%@, %@, \"a\\\"b\\\\c\", nil} OR stop_name IN[c] {%@}",
+                 "--arg", from, "--arg", to, "--arg", name, "--sort", "stop_id"] + only,
                 ["list", "stops", "--predicate", "stop_name ENDSWITH \"a\" OR stop_name LIKE \"*St*\""] + only,
                 ["list", "frequencies"] + only,
                 // Folded text: [c], [d] and [cd], on names beyond ASCII too (Łódź, Görlitzer).
@@ -401,4 +406,40 @@ func demoFeedInAFileAndOnTheServers() throws -> (servers: PostgresServers, direc
     try servers.transitImport(Paths.demoFeed, ["--quiet"], db: servers.primary)
     try servers.waitForStandby()
     return (servers, directory, file)
+}
+
+/// A served question's start on a server (`PostgresStore`): the time limit set between questions
+/// holds for the next transaction only, and the store's version read with its `BEGIN` is the one
+/// a separate read gives.
+final class PostgresQuestionStartTests: XCTestCase {
+    /// The first column of `sql`'s first row, as text.
+    private func text(_ sql: String, on store: PostgresStore) throws -> String {
+        let statement = try store.prepare(sql)
+        try statement.run([])
+        XCTAssertTrue(statement.next(), sql)
+        return String(decoding: statement.bytes(0), as: UTF8.self)
+    }
+
+    func testALimitSetBetweenQuestionsBindsTheNextTransactionOnlyAndStopsAStatementThatRunsLonger() throws {
+        let servers = try PostgresServers()
+        try servers.transitImport(Paths.demoFeed, ["--quiet"], db: servers.primary)
+        try servers.waitForStandby()
+        let store = try PostgresStore(url: servers.standby, mode: .readOnly)
+        let separate = try PostgresStore(url: servers.standby, mode: .readOnly)
+        try store.limitTime(toMilliseconds: 40)
+        try store.execute("BEGIN")
+        XCTAssertEqual(try text("SELECT current_setting('statement_timeout')", on: store), "40ms")
+        XCTAssertThrowsError(try text("SELECT pg_sleep(5)::text", on: store)) { error in
+            XCTAssertTrue((error as? DatabaseError)?.isInterrupt == true, "\(error)")
+        }
+        try store.execute("ROLLBACK")
+        try store.limitTime(toMilliseconds: nil)
+        // The second BEGIN reads the version in the same round trip (its statement is prepared now).
+        for _ in 0..<2 {
+            try store.execute("BEGIN")
+            XCTAssertEqual(try text("SELECT current_setting('statement_timeout')", on: store), "0")
+            XCTAssertEqual(try store.dataVersion(), try separate.dataVersion())
+            try store.execute("COMMIT")
+        }
+    }
 }
