@@ -152,9 +152,17 @@ public final class PostgresConnection {
     /// Runs the prepared statement `name` with `parameters` (text, nil for NULL) and returns its
     /// result (the caller clears it).
     func executePrepared(name: String, parameters: [String?], sql: String) throws -> OpaquePointer {
-        let result = withCStrings(parameters) { values in
-            PQexecPrepared(handle, name, Int32(parameters.count), values, nil, nil, 0)
-        }
+        try answer(sql: sql, withCStrings(parameters) { PQexecPrepared(handle, name, Int32(parameters.count), $0, nil, nil, 0) })
+    }
+
+    /// Runs `sql` with `parameters` (text, nil for NULL), parsed and planned for these values, and
+    /// returns its result (the caller clears it).
+    func execute(_ sql: String, _ parameters: [String?]) throws -> OpaquePointer {
+        try answer(sql: sql, withCStrings(parameters) { PQexecParams(handle, sql, Int32(parameters.count), nil, $0, nil, nil, 0) })
+    }
+
+    /// `result` when it holds rows or a command's completion; else it is cleared and its error thrown.
+    private func answer(sql: String, _ result: OpaquePointer?) throws -> OpaquePointer {
         do {
             try check(result, expecting: [PGRES_TUPLES_OK, PGRES_COMMAND_OK], sql: sql)
         } catch {

@@ -11,13 +11,11 @@ import Glibc
 /// reals by `strtoll`/`strtod` (the server writes a double's shortest exact form, so it reads
 /// back to the same bits), `bytea` unescaped once per row and column, booleans as 1 and 0.
 final class PostgresStatement: StoreStatement {
-    private let connection: PostgresConnection
-    /// The server's name for the prepared statement.
-    private let name: String
+    /// The statement on the server, which other statements whose text translates the same share.
+    private let prepared: PreparedOnServer
     private let text: PostgresStatementText
-    let columnNames: [String]
+    var columnNames: [String] { prepared.columnNames }
     let parameterCount: Int
-    private let columnTypes: [Oid]
     private var result: OpaquePointer?
     private var rowCount: Int32 = 0
     private var current: Int32 = -1
@@ -28,28 +26,29 @@ final class PostgresStatement: StoreStatement {
     /// Where an insert notes the texts it writes (a read-write store's), else nil.
     private let writtenText: WrittenText?
 
-    init(connection: PostgresConnection, name: String, sql: String, writtenText: WrittenText? = nil) throws {
-        self.connection = connection
+    init(prepared: PreparedOnServer, text: PostgresStatementText, writtenText: WrittenText? = nil) {
+        self.prepared = prepared
+        self.text = text
         self.writtenText = writtenText
-        self.name = name
-        text = try PostgresStatementText(translating: sql)
-        let description = try connection.prepare(name: name, sql: text.sql)
-        defer { PQclear(description) }
-        parameterCount = Int(PQnparams(description))
-        let columns = Int(PQnfields(description))
-        columnNames = (0..<columns).map { String(cString: PQfname(description, Int32($0))) }
-        columnTypes = (0..<columns).map { PQftype(description, Int32($0)) }
+        parameterCount = text.argumentCount
+        let verb = text.sql.drop { $0 == " " }.prefix(6).uppercased()
+        runsPrepared = text.plannedOnce || (verb != "SELECT" && !verb.hasPrefix("WITH"))
     }
 
-    deinit {
-        reset()
-        connection.deallocate(name: name)
-    }
+    /// Whether a run executes the prepared statement (its generic plan: a request planned once,
+    /// or a write, whose plan is its key either way) rather than sending the text to be planned
+    /// for its values (`PostgresStore`'s plans).
+    private let runsPrepared: Bool
+
+    deinit { reset() }
 
     func run(_ arguments: [SQLValue]) throws {
         reset()
         writtenText?.note(arguments)
-        let result = try connection.executePrepared(name: name, parameters: try text.parameters(arguments), sql: text.sql)
+        let parameters = try text.parameters(arguments)
+        let result = runsPrepared
+            ? try prepared.connection.executePrepared(name: prepared.name, parameters: parameters, sql: text.sql)
+            : try prepared.connection.execute(text.sql, parameters)
         self.result = result
         rowCount = PQntuples(result)
         changes = Int(String(cString: PQcmdTuples(result))) ?? 0
@@ -81,7 +80,7 @@ final class PostgresStatement: StoreStatement {
 
     func int(_ index: Int) -> Int {
         guard let value = PQgetvalue(result, current, Int32(index)), !isNull(index) else { return 0 }
-        switch columnTypes[index] {
+        switch prepared.columnTypes[index] {
         case PostgresType.boolean: return value.pointee == CChar(UInt8(ascii: "t")) ? 1 : 0
         case PostgresType.real, PostgresType.double, PostgresType.numeric: return Int(strtod(value, nil))
         default: return Int(strtoll(value, nil, 10))
@@ -90,13 +89,13 @@ final class PostgresStatement: StoreStatement {
 
     func double(_ index: Int) -> Double {
         guard let value = PQgetvalue(result, current, Int32(index)), !isNull(index) else { return 0 }
-        if columnTypes[index] == PostgresType.boolean { return value.pointee == CChar(UInt8(ascii: "t")) ? 1 : 0 }
+        if prepared.columnTypes[index] == PostgresType.boolean { return value.pointee == CChar(UInt8(ascii: "t")) ? 1 : 0 }
         return strtod(value, nil)
     }
 
     func bytes(_ index: Int) -> UnsafeRawBufferPointer {
         guard !isNull(index), let value = PQgetvalue(result, current, Int32(index)) else { return UnsafeRawBufferPointer(start: nil, count: 0) }
-        guard columnTypes[index] == PostgresType.bytea else {
+        guard prepared.columnTypes[index] == PostgresType.bytea else {
             return UnsafeRawBufferPointer(start: value, count: Int(PQgetlength(result, current, Int32(index))))
         }
         if let known = unescaped[index] { return UnsafeRawBufferPointer(known) }
@@ -109,7 +108,7 @@ final class PostgresStatement: StoreStatement {
 
     func storageClass(_ index: Int) -> StorageClass {
         if isNull(index) { return .null }
-        switch columnTypes[index] {
+        switch prepared.columnTypes[index] {
         case PostgresType.bigint, PostgresType.integer, PostgresType.smallint, PostgresType.boolean, PostgresType.oid: return .integer
         case PostgresType.real, PostgresType.double: return .real
         case PostgresType.numeric:
@@ -120,6 +119,27 @@ final class PostgresStatement: StoreStatement {
         default: return .text
         }
     }
+}
+
+/// A statement `PREPARE`d on the server under `name`, and the columns it answers; forgotten
+/// there (`DEALLOCATE`) when the last `PostgresStatement` using it goes.
+final class PreparedOnServer {
+    let connection: PostgresConnection
+    let name: String
+    let columnNames: [String]
+    let columnTypes: [Oid]
+
+    init(connection: PostgresConnection, name: String, sql: String) throws {
+        self.connection = connection
+        self.name = name
+        let description = try connection.prepare(name: name, sql: sql)
+        defer { PQclear(description) }
+        let columns = Int(PQnfields(description))
+        columnNames = (0..<columns).map { String(cString: PQfname(description, Int32($0))) }
+        columnTypes = (0..<columns).map { PQftype(description, Int32($0)) }
+    }
+
+    deinit { connection.deallocate(name: name) }
 }
 
 /// The type OIDs of PostgreSQL's built-in types a transit store uses (`pg_type`).
@@ -137,17 +157,42 @@ enum PostgresType {
 
 extension PostgresStatementText {
     /// `arguments` as the texts the server parses for the statement's parameters (nil for NULL),
-    /// GLOB patterns given as LIKE patterns.
+    /// GLOB patterns given as LIKE patterns and an `IN` list's values as one array.
     func parameters(_ arguments: [SQLValue]) throws -> [String?] {
-        try arguments.enumerated().map { index, value in
-            switch value {
-            case .null: return nil
-            case .integer(let number): return String(number)
-            case .real(let number):
-                guard number.isFinite else { return number.isNaN ? "NaN" : number > 0 ? "Infinity" : "-Infinity" }
-                return String(number)
-            case .text(let string): return globArguments.contains(index) ? try Self.globToLike(string) : string
+        var next = 0
+        return try sources.map { source in
+            defer { next += source.count }
+            guard case .list(let count) = source else { return try parameter(arguments[next], at: next) }
+            return "{" + arguments[next..<next + count].map(Self.arrayElement).joined(separator: ",") + "}"
+        }
+    }
+
+    /// The text of the value at (0-based) `index`.
+    private func parameter(_ value: SQLValue, at index: Int) throws -> String? {
+        switch value {
+        case .null: return nil
+        case .integer(let number): return String(number)
+        case .real(let number):
+            guard number.isFinite else { return number.isNaN ? "NaN" : number > 0 ? "Infinity" : "-Infinity" }
+            return String(number)
+        case .text(let string): return globArguments.contains(index) ? try Self.globToLike(string) : string
+        }
+    }
+
+    /// `value` as an element of an array's text: NULL bare, text in double quotes with `"` and `\`
+    /// escaped by `\`.
+    private static func arrayElement(_ value: SQLValue) -> String {
+        switch value {
+        case .null: return "NULL"
+        case .integer(let number): return String(number)
+        case .real(let number): return number.isFinite ? String(number) : number.isNaN ? "NaN" : number > 0 ? "Infinity" : "-Infinity"
+        case .text(let string):
+            var quoted = "\""
+            for character in string {
+                if character == "\"" || character == "\\" { quoted.append("\\") }
+                quoted.append(character)
             }
+            return quoted + "\""
         }
     }
 }

@@ -24,13 +24,25 @@ final class PostgresDialectTests: XCTestCase {
                        #"SELECT "a" FROM "t" WHERE "a" IN (SELECT "b" FROM "u" ORDER BY "b" NULLS FIRST LIMIT $1) ORDER BY "a" NULLS FIRST"#)
     }
 
-    func testADistinctSubqueryOfAnInIsReadOnceIntoAnArrayAndAnyOtherInIsLeftAlone() throws {
+    func testADistinctSubqueryOfAnInIsReadOnceIntoAnArrayAndAListOfConstantsIsLeftAlone() throws {
         XCTAssertEqual(try translated(#"SELECT "a" FROM "t" WHERE "a" IN (SELECT DISTINCT ("b" - ?) AS "b" FROM "u" WHERE "c" = ?) AND "d" = ?"#),
                        #"SELECT "a" FROM "t" WHERE "a" = ANY(ARRAY(SELECT DISTINCT ("b" - $1) AS "b" FROM "u" WHERE "c" = $2)) AND "d" = $3"#)
         XCTAssertEqual(try translated(#"SELECT "a" FROM "t" WHERE "a" NOT IN (SELECT DISTINCT "b" FROM "u") ORDER BY "a""#),
                        #"SELECT "a" FROM "t" WHERE "a" <> ALL(ARRAY(SELECT DISTINCT "b" FROM "u")) ORDER BY "a" NULLS FIRST"#)
-        XCTAssertEqual(try translated(#"SELECT "a" FROM "t" WHERE "a" IN (SELECT "b" FROM "u") AND "c" IN (?, ?)"#),
-                       #"SELECT "a" FROM "t" WHERE "a" IN (SELECT "b" FROM "u") AND "c" IN ($1, $2)"#)
+        XCTAssertEqual(try translated(#"SELECT "a" FROM "t" WHERE "a" IN (SELECT "b" FROM "u") AND "c" IN (1, 2)"#),
+                       #"SELECT "a" FROM "t" WHERE "a" IN (SELECT "b" FROM "u") AND "c" IN (1, 2)"#)
+    }
+
+    func testAListOfValuesIsOneArrayParameterSoOneStatementServesEveryLength() throws {
+        let text = try PostgresStatementText(translating: #"SELECT 1 FROM "t" WHERE "a" = ? AND "b" IN (?, ?, ?) AND ("c" + ?) NOT IN (?) AND "d" GLOB ?"#)
+        XCTAssertEqual(text.sql, #"SELECT 1 FROM "t" WHERE "a" = $1 AND "b" = ANY($2) AND ("c" + $3) <> ALL($4) AND "d" LIKE $5 ESCAPE '\'"#)
+        XCTAssertEqual(text.sources, [.value, .list(count: 3), .value, .list(count: 1), .value])
+        XCTAssertEqual(text.argumentCount, 7)
+        // The GLOB pattern is the text's seventh value, though the server's fifth parameter.
+        XCTAssertEqual(text.globArguments, [6])
+        // A placeholder before IN keeps its list: the server could not tell its type from an array's.
+        XCTAssertEqual(try translated(#"SELECT 1 FROM "t" WHERE ? IN (?, ?)"#), #"SELECT 1 FROM "t" WHERE $1 IN ($2, $3)"#)
+        XCTAssertEqual(try PostgresStatementText(translating: #"SELECT 1 FROM "t" WHERE ? IN (?, ?)"#).sources, [.value, .value, .value])
     }
 
     func testADerivedTableIsNamedAndNoLimitIsLimitAll() throws {

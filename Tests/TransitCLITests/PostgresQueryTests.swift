@@ -443,3 +443,42 @@ final class PostgresQuestionStartTests: XCTestCase {
         }
     }
 }
+
+/// Which statements PostgreSQL may run on a plan made without their values (`PostgresStore`'s plans).
+final class PostgresPlanChoiceTests: XCTestCase {
+    /// The count `sql` answers, read on `store`'s connection.
+    private func count(_ sql: String, on store: PostgresStore) throws -> Int {
+        let statement = try store.prepare(sql)
+        try statement.run([])
+        XCTAssertTrue(statement.next(), sql)
+        return statement.int(0)
+    }
+
+    func testOnlyARequestPlannedOnceRunsOnAReusedPlanAndAnyOtherIsPlannedForItsValuesAtEveryRun() throws {
+        let servers = try PostgresServers()
+        try servers.transitImport(Paths.demoFeed, ["--quiet"], db: servers.primary)
+        try servers.waitForStandby()
+        let store = try PostgresStore(url: servers.standby, mode: .readOnly)
+        try store.execute("BEGIN")
+        // The same key lookup, said plainly and marked as planned once; each run seven times (after
+        // five runs of a prepared statement PostgreSQL may keep a plan made without the values).
+        let lookup = #"SELECT "stops"."stop_name" FROM "stops" WHERE "stops"."stop_id" = ?"#
+        // Kept to the end: a statement's last user gone, the server forgets it.
+        let statements = try [lookup, SQLGenerator.plannedOnceMarker + lookup].map { try store.prepare($0) }
+        for (sql, statement) in zip([lookup, SQLGenerator.plannedOnceMarker + lookup], statements) {
+            for stop in ["HBF", "LODZ", "HBF", "LODZ", "HBF", "LODZ", "HBF"] {
+                try statement.run([.text(stop)])
+                XCTAssertTrue(statement.next(), sql)
+            }
+        }
+        let plans = "SELECT COALESCE(SUM(%@), 0) FROM pg_prepared_statements WHERE statement LIKE '%stop_id%'"
+        // The plain one never ran its prepared statement: each run was planned for its values.
+        // The marked one ran its prepared statement seven times, on one plan or several.
+        XCTAssertEqual(try count(plans.replacingOccurrences(of: "%@", with: "generic_plans + custom_plans")
+                                 + " AND statement NOT LIKE '%planned once%'", on: store), 0)
+        XCTAssertEqual(try count(plans.replacingOccurrences(of: "%@", with: "generic_plans + custom_plans")
+                                 + " AND statement LIKE '%planned once%'", on: store), 7)
+        withExtendedLifetime(statements) {}
+        try store.execute("COMMIT")
+    }
+}

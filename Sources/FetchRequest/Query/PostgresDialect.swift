@@ -14,6 +14,7 @@
 /// | `x LIKE ?` | `x ILIKE $n` | SQLite's `LIKE` ignores the case of ASCII letters; `ILIKE` on a `COLLATE "C"` column does exactly that |
 /// | `x GLOB ?` | `x LIKE $n ESCAPE '\'`, the pattern rewritten (`globToLike`) | no `GLOB` there |
 /// | `LIMIT -1` | `LIMIT ALL` | no limit |
+/// | `x IN (?, ?, …)`, `x NOT IN (?, …)` | `x = ANY($n)`, `x <> ALL($n)`, the values given as one array | one statement whatever the number of values, so a server prepares it once and, after five runs, plans it once (a generic plan) rather than for each run |
 /// | `x IN (SELECT DISTINCT …)`, `x NOT IN (SELECT DISTINCT …)` | `x = ANY(ARRAY(SELECT DISTINCT …))`, `x <> ALL(ARRAY(…))` | a request marks with `DISTINCT` a subquery of a few values (the services of a day): read once into an array, it is not probed again for each row, as a reused (generic) plan did, and the statement is planned faster |
 /// | `FROM (SELECT …)` | `FROM (SELECT …) AS "derived"` | a derived table needs a name |
 /// | `"sqlite_master"` | `"sqlite_schema"` | the file's `CREATE` statements, kept by the import |
@@ -26,6 +27,14 @@ public struct PostgresStatementText: Sendable, Equatable {
     public let sql: String
     /// The (0-based) placeholders whose values are `GLOB` patterns, to be given as `LIKE` patterns.
     public let globArguments: Set<Int>
+    /// How many values the statement takes: the SQLite text's placeholders (an `IN` list's
+    /// values are one parameter on the server).
+    public let argumentCount: Int
+    /// For each of the server's parameters, how many of the values it takes: 1, or an `IN` list's
+    /// (`ParameterSource.list`).
+    public let sources: [ParameterSource]
+    /// Whether the request says one plan serves all its values (`Query.plannedOnce`).
+    public let plannedOnce: Bool
 
     /// Translates `sql`, SQLite's dialect as `SQLGenerator` writes it.
     public init(translating sql: String) throws {
@@ -33,6 +42,9 @@ public struct PostgresStatementText: Sendable, Equatable {
         try translator.run()
         self.sql = translator.output
         self.globArguments = translator.globArguments
+        self.argumentCount = translator.arguments
+        self.sources = translator.sources
+        plannedOnce = sql.hasPrefix(SQLGenerator.plannedOnceMarker)
     }
 
     /// A `GLOB` pattern as a `LIKE` pattern with `\` escapes: `*` → `%`, `?` → `_`, `[c]` → `c`.
@@ -57,6 +69,22 @@ public struct PostgresStatementText: Sendable, Equatable {
 
     private static func escapedForLike(_ character: Character) -> String {
         character == "%" || character == "_" || character == "\\" ? "\\" + String(character) : String(character)
+    }
+}
+
+/// What one of a translated statement's parameters takes of the values given for the SQLite text.
+public enum ParameterSource: Equatable, Sendable {
+    /// The next value.
+    case value
+    /// The next `count` values, as one array (an `IN` list's).
+    case list(count: Int)
+
+    /// How many of the values the parameter takes.
+    public var count: Int {
+        switch self {
+        case .value: return 1
+        case .list(let count): return count
+        }
     }
 }
 
@@ -113,6 +141,9 @@ private struct Translator {
     let tokens: [SQLToken]
     var output = ""
     var globArguments: Set<Int> = []
+    /// The values the SQLite text takes so far, and what each server parameter takes of them.
+    private(set) var arguments = 0
+    private(set) var sources: [ParameterSource] = []
     private var placeholders = 0
     private var position = 0
     /// Set by `INSERT OR IGNORE`: the statement ends with `ON CONFLICT DO NOTHING`.
@@ -142,8 +173,10 @@ private struct Translator {
         return nil
     }
 
-    private mutating func placeholder() -> String {
+    private mutating func placeholder(taking source: ParameterSource = .value) -> String {
         placeholders += 1
+        sources.append(source)
+        arguments += source.count
         return "$\(placeholders)"
     }
 
@@ -240,7 +273,7 @@ private struct Translator {
             guard let pattern = significant(from: position), pattern.token.text == "?" else {
                 throw RequestError.unsupportedOnServer(what: "GLOB with a pattern that is not a bound value")
             }
-            globArguments.insert(placeholders)
+            globArguments.insert(arguments)
             output += " " + placeholder() + " ESCAPE '\\'"
             position = pattern.index + 1
         case "TOTAL":
@@ -250,17 +283,45 @@ private struct Translator {
         }
     }
 
-    /// `IN (SELECT DISTINCT …)` as `= ANY(ARRAY(SELECT DISTINCT …))` (`NOT IN` as `<> ALL(…)`); any
-    /// other `IN` as it is.
+    /// `IN (SELECT DISTINCT …)` as `= ANY(ARRAY(SELECT DISTINCT …))`, `IN (?, ?, …)` as `= ANY($n)`
+    /// (`NOT IN` as `<> ALL(…)`); any other `IN` as it is.
     private mutating func inSubquery(_ token: SQLToken) {
-        guard let open = significant(from: position), open.token.text == "(",
-              let select = significant(from: open.index + 1), select.token.isKeyword("SELECT"),
+        guard let open = significant(from: position), open.token.text == "(" else { return output += token.text }
+        if let close = closingOfValueList(after: open.index) {
+            let negated = removeNot()
+            output += (negated ? "<> ALL(" : "= ANY(") + placeholder(taking: .list(count: close.values)) + ")"
+            position = close.index + 1
+            return
+        }
+        guard let select = significant(from: open.index + 1), select.token.isKeyword("SELECT"),
               let distinct = significant(from: select.index + 1), distinct.token.isKeyword("DISTINCT") else { return output += token.text }
-        let negated = output.hasSuffix("NOT ")
-        if negated { output.removeLast(4) }
-        output += negated ? "<> ALL(ARRAY(" : "= ANY(ARRAY("
+        output += removeNot() ? "<> ALL(ARRAY(" : "= ANY(ARRAY("
         frames.append(Frame(derivedTable: false, array: true))
         position = open.index + 1
+    }
+
+    /// Takes a `NOT ` just written away, saying whether there was one.
+    private mutating func removeNot() -> Bool {
+        guard output.hasSuffix("NOT ") else { return false }
+        output.removeLast(4)
+        return true
+    }
+
+    /// The `)` closing a list of placeholders only (`(?, ?, …)`) opened at `open`, and how many
+    /// there are; nil for any other list, or when the value before `IN` is itself a placeholder
+    /// (whose type the server could not then tell from an array's).
+    private func closingOfValueList(after open: Int) -> (index: Int, values: Int)? {
+        guard let before = tokens[..<(position - 1)].last(where: { $0.kind != .space }), before.text != "?" else { return nil }
+        var values = 0
+        var index = open + 1
+        while let value = significant(from: index), value.token.text == "?" {
+            values += 1
+            guard let next = significant(from: value.index + 1) else { return nil }
+            if next.token.text == ")" { return (next.index, values) }
+            guard next.token.text == "," else { return nil }
+            index = next.index + 1
+        }
+        return nil
     }
 
     /// `x IS ?` and `x IS NOT ?` compare values in SQLite; `(…) IS NOT 1` asks "not true".

@@ -27,6 +27,11 @@ public struct Query: Sendable {
     public var offset: Int = 0
     /// A substitution variable that gives the limit when a template runs (then `limit` is unused).
     public var limitVariable: String?
+    /// Whether one plan serves every value the query is run with (it reads by index keys and
+    /// ranges): the SQL then says so (`SQLGenerator.plannedOnceMarker`), and a store on a server
+    /// plans it once per connection, where any other statement is planned for its values at
+    /// each run (a plan made without the values can be far off for some requests).
+    public var plannedOnce = false
 
     /// A query over every row of `table`.
     public init(table: String, alias: String? = nil) {

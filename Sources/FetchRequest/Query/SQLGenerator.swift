@@ -9,9 +9,12 @@ public struct SQLGenerator {
     /// The SQL and arguments of `query`.
     public static func prepare(_ query: Query) -> PreparedRequest {
         var generator = SQLGenerator()
-        let sql = generator.select(query)
+        let sql = (query.plannedOnce ? plannedOnceMarker : "") + generator.select(query)
         return PreparedRequest(sql: sql, arguments: generator.arguments, variables: generator.variables)
     }
+
+    /// The comment that opens the SQL of a query whose one plan serves every value (`Query.plannedOnce`).
+    public static let plannedOnceMarker = "/* planned once */ "
 
     /// The SQL and arguments of `SELECT COUNT(*)` over the rows `query` selects.
     ///

@@ -77,7 +77,10 @@ public struct DeparturesQuery: Sendable {
         // The stop time's identity: its stop_headsign is read by it, and realtime changes name it.
         fetch.select(DepartureColumns.identityNames.dropFirst(DepartureColumns.shownNames.count),
                      from: ["trip": fetch.key(of: "trip"), "stop_sequence": fetch.required("stop_sequence")])
-        return fetch.requiredQuery()
+        // Stops, a date and a time range by index: one plan serves any of them.
+        var query = fetch.requiredQuery()
+        query.plannedOnce = true
+        return query
     }
 
     /// The `stop_headsign` of stop time `$sequence` of trip `$trip` of one feed (one

@@ -67,6 +67,8 @@ public struct NearbyStopsQuery: Sendable {
     private static func shape(of shape: Int, keysOnly: Bool, feeds: Int? = nil) -> PreparedRequest {
         var request = candidateTemplate(longitudeRanges: shape % 2 + 1, platforms: shape >= 2)
         if let feeds { request = request.filter(TransitDatabase.feedsTemplate(Stop.column(Stop.columns.feed), count: feeds)) }
+        // A box on the stops' location index: one plan serves any box.
+        request.query.plannedOnce = true
         guard keysOnly else { return request.prepare() }
         return SQLGenerator.prepare(request.query.select(keyColumns.map { SelectedProperty(Column($0.name, of: request.query.alias)) }))
     }

@@ -151,8 +151,11 @@ final class PlannerTimetable {
         patterns = SparseSlab(count: patternOffset)
         scanBlocks = Slab(count: patternOffset, fill: nil)
         for part in parts {
-            let request = SQLGenerator.prepare(Query(table: Schema.planner(part.feed.key).name).select(Column(Schema.PlannerColumn.data.rawValue))
-                .filter(Column(Schema.PlannerColumn.id.rawValue) == SQLExpression.variable("id")))
+            // One row by its key, read hundreds of times a search: one plan serves every key.
+            var query = Query(table: Schema.planner(part.feed.key).name).select(Column(Schema.PlannerColumn.data.rawValue))
+                .filter(Column(Schema.PlannerColumn.id.rawValue) == SQLExpression.variable("id"))
+            query.plannedOnce = true
+            let request = SQLGenerator.prepare(query)
             patternRequests.append(request)
             patternStatements.append(try database.makeStatement(request.sql))
             reads.append(RowReads())
