@@ -79,7 +79,7 @@ final class RiderQuerySQLTests: XCTestCase {
         assertEqualSQL(sql[1], #"SELECT "stops"."id" FROM "stops" WHERE "stops"."parent" = ? AND "stops"."location_type" = ?"#)
         assertEqualSQL(sql[2], #"SELECT COUNT(*) FROM "sqlite_master" WHERE "sqlite_master"."name" = ?"#)
         assertEqualSQL(sql[3], #"SELECT MAX("id") FROM "planner_1""#)
-        assertEqualSQL(sql[4], #"/* planned once */ SELECT "data" FROM "planner_1" WHERE "id" = ?"#)
+        assertEqualSQL(sql[4], #"SELECT "data" FROM "planner_1" WHERE "id" = ?"#)
         assertEqualSQL(sql[5], #"SELECT "from_stop", "to_stop", "transfer_type", "min_transfer_time" FROM "transfers_1" WHERE "from_route" IS NULL AND "to_route" IS NULL AND "from_trip" IS NULL AND "to_trip" IS NULL AND "from_stop" IS NOT NULL AND "to_stop" IS NOT NULL AND "transfer_type" <= ?"#)
         assertEqualSQL(sql[6], #"SELECT "service_days"."service" FROM "service_days_1" AS "service_days" WHERE "service_days"."date" = ?"#)
         assertEqualSQL(sql[7], #"SELECT "stops"."id", "stops"."stop_id", "stops"."stop_name", "stops"."stop_lat", "stops"."stop_lon", "stops"."location_type", "stops"."parent", "stops"."platform_code", "stops"."feed" FROM "stops" WHERE "stops"."id" IN (?, ?, ?, ?, ?)"#)
