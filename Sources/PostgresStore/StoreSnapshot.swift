@@ -17,8 +17,10 @@ public struct StoreSnapshot {
         try connection.value("SELECT 1 FROM pg_namespace WHERE nspname = $1", [StorePublisher.liveSchema]) != nil
     }
 
-    /// Writes the live schema into a new SQLite file at `path`; returns the rows copied.
-    public func write(toSQLiteFileAt path: String) throws -> Int {
+    /// Writes the live schema into a new SQLite file at `path`; returns the rows copied. The
+    /// tables named in `leavingEmpty` are made without their rows (those of a feed the change is
+    /// to replace: the change would delete them).
+    public func write(toSQLiteFileAt path: String, leavingEmpty: Set<String> = []) throws -> Int {
         let live = quoted(StorePublisher.liveSchema)
         let layout = SQLiteLayout(objects: try connection.rows(
             "SELECT type, name, tbl_name, sql FROM \(live).\(quoted(StorePublisher.layoutTable)) ORDER BY position"
@@ -32,6 +34,7 @@ public struct StoreSnapshot {
         try database.inTransaction {
             for table in layout.tables {
                 try database.execute(table.sql)
+                guard !leavingEmpty.contains(table.name) else { continue }
                 let columns = try SQLiteLayout.columns(of: table.name, in: database)
                 let rowID = keptRowIDs.contains(table.name) && SQLiteLayout.keepsRowID(table, columns: columns)
                 rows += try copyRows(of: table.name, columns: columns + (rowID ? [SQLiteLayout.rowID] : []), into: database)

@@ -1,7 +1,7 @@
 // How transit-postgres changes the feeds on a server: the server's transit schema is read into a
-// scratch SQLite file, the file's own change is made to it (transit-import adds a feed, with the
-// same refusals, counts and messages; `feeds remove` and `feeds upgrade` run as on a file), and
-// the file is stored back on the server in one transaction that ends with the schema swap
+// scratch SQLite file (but for the rows of the own tables of the feed an import replaces), the
+// file's own change is made to it (transit-import adds a feed, with the same refusals, counts and
+// messages; `feeds remove` and `feeds upgrade` run as on a file), and the file is stored back on the server in one transaction that ends with the schema swap
 // (StorePublisher). A concurrent change waits for this one (an advisory lock).
 //
 //     transit-postgres import [SOURCE] --db URL --feed NAME [the other options of transit-import]
@@ -38,7 +38,8 @@ func runServerImport(arguments given: [String]) -> Never {
     arguments.removeSubrange(urlFlag...(urlFlag + 1))
     let shown = StoreLocation.redacted(url)
     do {
-        let stored = try changeOnServer(url: url, requiringFeeds: false) { scratchFile in
+        let feedName = arguments.firstIndex(of: "--feed").flatMap { $0 + 1 < arguments.count ? arguments[$0 + 1] : nil }
+        let stored = try changeOnServer(url: url, requiringFeeds: false, replacing: feedName) { scratchFile in
             let code = runImportEngine(arguments + ["--db", scratchFile, "--shown-db", shown])
             guard code == 0 else { removeScratch(); exit(code) }
             return true
@@ -69,19 +70,32 @@ struct StoredChange {
 /// and stored back (when `body` returns true) in one transaction ending in the schema swap; nil
 /// when `body` changed nothing. Holds the import lock throughout, so changes wait for each other.
 /// `requiringFeeds`: a server holding no feeds is an error (there is nothing to change).
-func changeOnServer(url: String, requiringFeeds: Bool, _ body: (_ scratchFile: String) throws -> Bool) throws -> StoredChange? {
+///
+/// `replacing`: the name of the feed an import adds, whose own tables (its stop times, planner
+/// timetable, …) are not read back, as the import replaces them: a daily update of a city's feed
+/// no longer copies its 4.45 M stop times out only to delete them (18 s of a 57 s import). When
+/// the feed is still there afterwards, the import changed nothing (a download found the feed
+/// unchanged), and nothing is stored.
+func changeOnServer(url: String, requiringFeeds: Bool, replacing feedName: String? = nil,
+                    _ body: (_ scratchFile: String) throws -> Bool) throws -> StoredChange? {
     let connection = lockedPrimary(url: url, shown: StoreLocation.redacted(url))
     let scratchFile = makeScratchFile()
     defer { removeScratch() }
     let started = monotonicSeconds()
     let snapshot = StoreSnapshot(connection: connection)
+    var replaced: (key: Int, tables: [String])?
     if try snapshot.exists() {
-        _ = try snapshot.write(toSQLiteFileAt: scratchFile)
+        replaced = try feedName.flatMap { try FeedCatalog.ownTables(ofFeedNamed: $0, inDatabaseAt: url) }
+        _ = try snapshot.write(toSQLiteFileAt: scratchFile, leavingEmpty: Set(replaced?.tables ?? []))
     } else if requiringFeeds {
         throw TransitError.noFeedsOnServer(location: StoreLocation.redacted(url))
     }
     let readSeconds = monotonicSeconds() - started
-    if try !body(scratchFile), try hasCurrentLayout(connection) { return nil }
+    let changed = try body(scratchFile)
+    if let replaced, let feedName, try FeedCatalog.ownTables(ofFeedNamed: feedName, inDatabaseAt: scratchFile)?.key == replaced.key {
+        return nil
+    }
+    if !changed, try hasCurrentLayout(connection) { return nil }
     // Realtime data is stored on the server in place (`transit realtime`), in tables made here.
     try RealtimeStore.makeTables(inDatabaseAt: scratchFile)
     let storing = monotonicSeconds()

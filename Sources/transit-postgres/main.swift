@@ -9,6 +9,7 @@ import PostgresStore
 import TransitCommands
 
 if CommandLine.arguments.dropFirst().first == "import" {
+    PostgresStore.register()  // to find the feed an import replaces (`FeedCatalog.ownTables`)
     runServerImport(arguments: Array(CommandLine.arguments.dropFirst(2)))
 } else {
     PostgresStore.register()

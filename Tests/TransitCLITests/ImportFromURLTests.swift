@@ -11,7 +11,7 @@ final class ImportFromURLTests: XCTestCase {
     private var database: String { directory.file("db.sqlite") }
 
     /// The server: the demo feed as a zip with validators, and one path per way a download goes wrong.
-    private static let serverScript = #"""
+    static let serverScript = #"""
     feed, log_file = args
     buffer = io.BytesIO()
     with zipfile.ZipFile(buffer, "w", zipfile.ZIP_DEFLATED) as archive:

@@ -97,6 +97,35 @@ final class PostgresImportTests: XCTestCase {
         XCTAssertEqual(run.stderr, "Error: \(standby) is a read-only hot standby; point `transit import`, `transit feeds remove|upgrade` and `transit realtime` at the primary server\n")
     }
 
+    /// The live schema's oid: every store swaps in a new schema, so it changes with each.
+    private func liveSchema(of url: String) throws -> String? {
+        try PostgresConnection(url: url).value("SELECT oid FROM pg_namespace WHERE nspname = $1", [StorePublisher.liveSchema])
+    }
+
+    func testAReplacedFeedIsStoredAnewAndAnUnchangedDownloadStoresNothing() throws {
+        let server = try LocalHTTPServer(handler: ImportFromURLTests.serverScript, arguments: [Paths.demoFeed, directory.file("requests.log")],
+                                         folder: directory.path)
+        let first = try CommandRun.transit(["import", server.base + "/feed.zip", "--db", primary])
+        XCTAssertEqual(first.status, 0, first.stderr)
+        let stored = try liveSchema(of: primary)
+        // The same URL again, by name: the server answers 304, and the feed's own tables, which an
+        // import that replaces it does not read back, must not be stored empty in its place.
+        let again = try CommandRun.transit(["import", "--feed", "feed", "--db", primary])
+        XCTAssertEqual(again.status, 0, again.stderr)
+        XCTAssertEqual(again.stdout, "feed: unchanged since Mon, 02 Mar 2026 08:00:00 GMT; nothing downloaded or imported\n")
+        XCTAssertEqual(try liveSchema(of: primary), stored, "nothing was stored")
+        let departures = ["departures", "--stop", "HBF", "--at", "2026-03-02 08:00", "--format", "csv"]
+        let answer = try CommandRun.transit(departures + ["--db", primary])
+        XCTAssertEqual(answer.status, 0, answer.stderr)
+        XCTAssertGreaterThan(answer.stdout.split(separator: "\r\n").count, 1, "the feed still answers: \(answer.stdout)")
+        // A local copy replaces it: stored anew, with the same departures.
+        let replaced = try CommandRun.transit(["import", Paths.demoFeed, "--feed", "feed", "--db", primary])
+        XCTAssertEqual(replaced.status, 0, replaced.stderr)
+        XCTAssertTrue(replaced.stdout.contains("replacing the previous feed"), replaced.stdout)
+        XCTAssertNotEqual(try liveSchema(of: primary), stored)
+        XCTAssertEqual(try CommandRun.transit(departures + ["--db", primary]).stdout, answer.stdout)
+    }
+
     /// What a reader sees: the stop count the feeds table records for feed `x`, and the stops there are.
     private static let readerQuestion = "SELECT (SELECT stops FROM transit.feeds WHERE name = 'x'), (SELECT count(*) FROM transit.stops)"
 

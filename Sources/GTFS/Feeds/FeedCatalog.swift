@@ -9,6 +9,14 @@ public enum FeedCatalog {
         return try database.fetchIdentifiers(request).first.map { Int($0) }
     }
 
+    /// The key of the feed named `name` in the database at `location` (a file, or a server where
+    /// this process can open one), and the tables only its rows fill (`stop_times_<feed>` and the
+    /// like); nil when there is no such feed.
+    public static func ownTables(ofFeedNamed name: String, inDatabaseAt location: String) throws -> (key: Int, tables: [String])? {
+        guard let key = try key(ofFeedNamed: name, in: Database(path: location, mode: .readOnly)) else { return nil }
+        return (key, Schema.feedTables(key).map(\.name))
+    }
+
     /// A key no feed has had in this database: the largest ever given, plus one (kept in
     /// `metadata.last_feed_key`, so a removed feed's key and table names are never reused).
     static func nextFeedKey(in database: Database) throws -> Int {
