@@ -3,8 +3,11 @@
 public struct CopyText {
     /// The bytes not yet sent.
     private var bytes: [UInt8] = []
-    /// How many bytes are kept before they are sent.
-    private static let chunk = 1 << 20
+    /// How many bytes are kept before they are sent: a few chunks fit in a socket's buffer
+    /// (208 KiB by default on Linux), so the server parses one while the next is written. With a
+    /// megabyte, each waited for the other: both processes at half a core, the large feed's `COPY`
+    /// 12.4–12.8 s against 8.6–10.2 s now (three imports each, in turn).
+    private static let chunk = 1 << 16
 
     init() { bytes.reserveCapacity(CopyText.chunk + 4096) }
 
