@@ -68,8 +68,9 @@ struct SQLiteLayout {
         var isReal: Bool { storage == .real }
     }
 
-    /// Tables first, then indexes, in the file's order; SQLite's own (`sqlite_stat1`, automatic
-    /// indexes) are left out: PostgreSQL keeps its own statistics.
+    /// Tables first, then indexes, in the file's order, the indexes the file left to the server
+    /// (`DeferredIndexes`) last; SQLite's own (`sqlite_stat1`, automatic indexes) and the table
+    /// of deferred indexes are left out: PostgreSQL keeps its own statistics.
     let objects: [Object]
 
     init(of database: Database) throws {
@@ -81,8 +82,10 @@ struct SQLiteLayout {
             """)
         while try statement.step() {
             let row = statement.row
+            guard row.string(1) != DeferredIndexes.tableName else { continue }
             objects.append(Object(type: row.string(0), name: row.string(1), table: row.string(2), sql: row.string(3)))
         }
+        objects += try DeferredIndexes.all(in: database).map { Object(type: "index", name: $0.name, table: $0.table, sql: $0.sql) }
         self.objects = objects
     }
 

@@ -2,11 +2,12 @@
 // program in its own place (exec), so only imports load ZIPFoundation and Foundation.
 //
 //     transit-import [SOURCE] --db PATH --feed NAME [--encoding E] [--header "N: V"]... [--quiet] [--timings]
-//                    [--shown-db NAME]
+//                    [--shown-db NAME] [--defer-feed-indexes]
 //
 // SOURCE is a .zip, a folder or an http(s) URL; without it, the feed's recorded source is imported
 // again (a URL only when it changed). --shown-db names the database in messages in place of PATH:
-// transit-postgres imports into a scratch file and shows the server's URL.
+// transit-postgres imports into a scratch file and shows the server's URL. --defer-feed-indexes
+// leaves the feed's own indexes to the server the scratch file is stored on (`DeferredIndexes`).
 import Foundation
 import GTFS
 import GTFSZip
@@ -23,6 +24,7 @@ var encoding: TextEncoding?
 var headers: [(name: String, value: String)] = []
 var quiet = false
 var timings = false
+var defersFeedIndexes = false
 var arguments = CommandLine.arguments.dropFirst()
 while let argument = arguments.popFirst() {
     switch argument {
@@ -38,6 +40,7 @@ while let argument = arguments.popFirst() {
                         String(header[header.index(after: colon)...]).trimmingCharacters(in: .whitespaces)))
     case "--quiet": quiet = true
     case "--timings": timings = true
+    case "--defer-feed-indexes": defersFeedIndexes = true
     default: source = argument
     }
 }
@@ -112,6 +115,7 @@ do {
     defer { if feedPath != feedSource { unlink(feedPath) } }
     let importer = Importer(feedPath: feedPath, databasePath: database, feedName: feedName, progress: progress, openFeed: openFeedOrZip(at:))
     importer.encoding = encoding
+    importer.defersFeedIndexes = defersFeedIndexes
     if feedPath != feedSource {
         importer.recordedSource = feedSource
         importer.downloadValidators = validators

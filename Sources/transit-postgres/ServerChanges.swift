@@ -40,7 +40,7 @@ func runServerImport(arguments given: [String]) -> Never {
     do {
         let feedName = arguments.firstIndex(of: "--feed").flatMap { $0 + 1 < arguments.count ? arguments[$0 + 1] : nil }
         let stored = try changeOnServer(url: url, requiringFeeds: false, replacing: feedName) { scratchFile in
-            let code = runImportEngine(arguments + ["--db", scratchFile, "--shown-db", shown])
+            let code = runImportEngine(arguments + ["--db", scratchFile, "--shown-db", shown, "--defer-feed-indexes"])
             guard code == 0 else { removeScratch(); exit(code) }
             return true
         }

@@ -48,6 +48,12 @@ final class PostgresImportTests: XCTestCase {
             }
             tables[table] = lines.sorted()
         }
+        // Its indexes, as pseudo-table rows: the server must keep (and build) every one the file
+        // has, those transit-import left to it (`DeferredIndexes`) included.
+        let indexes = try database.makeStatement("SELECT name, sql FROM sqlite_master WHERE type = 'index' AND sql IS NOT NULL")
+        var lines: [String] = []
+        while try indexes.step() { lines.append(indexes.row.string(0) + "|" + indexes.row.string(1)) }
+        tables["(indexes)"] = lines.sorted()
         return tables
     }
 
@@ -69,6 +75,12 @@ final class PostgresImportTests: XCTestCase {
         let expected = try tables(ofSQLiteFileAt: file)
         XCTAssertTrue(expected.keys.contains { $0.hasPrefix("planner_") }, "the planner's timetables (blobs) are among the tables compared")
         XCTAssertEqual(try serverTables(primary), expected)
+        XCTAssertTrue(expected["(indexes)", default: []].contains { $0.hasPrefix("stop_times_") }, "the stop times' index is compared")
+        let built = try PostgresConnection(url: primary).rows("SELECT indexname FROM pg_indexes WHERE schemaname = $1", [StorePublisher.liveSchema])
+        for index in expected["(indexes)", default: []] {
+            let name = String(index.prefix { $0 != "|" })
+            XCTAssertTrue(built.contains { $0.first == name }, "\(name) is built on the server")
+        }
         try waitForStandby()
         XCTAssertEqual(try serverTables(standby), expected)
     }
@@ -79,6 +91,7 @@ final class PostgresImportTests: XCTestCase {
         var tables = try tables(ofSQLiteFileAt: snapshot(of: url))
         for table in RealtimeSchema.tables {
             XCTAssertEqual(tables.removeValue(forKey: table.name), [], "\(table.name) on \(url)")
+            tables["(indexes)"]?.removeAll { $0.contains(" ON \"\(table.name)\" ") }
         }
         return tables
     }

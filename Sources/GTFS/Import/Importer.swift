@@ -34,6 +34,9 @@ public final class Importer {
     public var downloadValidators: (etag: String?, lastModified: String?)?
     /// The encoding of every file when `--encoding` forces one; nil detects it per file (`TextDecoder`).
     public var encoding: TextEncoding?
+    /// True for a file made only to be stored on a server (transit-postgres's scratch file): the
+    /// feed's own indexes are recorded for the server to build (`DeferredIndexes`), not sorted here.
+    public var defersFeedIndexes = false
     let openFeed: (String) throws -> FeedSource
     weak var progress: ImportProgress?
 
@@ -131,9 +134,10 @@ public final class Importer {
             try database.inTransaction { try loadFeed() }
             progress?.step("building indexes")
             try database.inTransaction {
-                for index in Schema.sharedIndexes + Schema.feedIndexes(feedKey) {
+                for index in Schema.sharedIndexes {
                     try phase("index " + index.name) { try database.execute(index.sql) }
                 }
+                try buildFeedIndexes()
                 // Fixed statistics, not ANALYZE: the same plans on a 10-stop feed as on a city's.
                 try PlannerStatistics.write(in: database, feedKeys: [feedKey])
             }
@@ -162,10 +166,19 @@ public final class Importer {
             for table in Schema.feedTables(feedKey) { try database.execute(table.sql) }
             try loadFeed()
             progress?.step("building indexes")
-            for index in Schema.feedIndexes(feedKey) {
+            try buildFeedIndexes()
+            try PlannerStatistics.write(in: database, feedKeys: [feedKey])
+        }
+    }
+
+    /// Builds the indexes of the feed's own tables, or records them (`defersFeedIndexes`).
+    private func buildFeedIndexes() throws {
+        for index in Schema.feedIndexes(feedKey) {
+            if defersFeedIndexes {
+                try DeferredIndexes.record(index, in: database)
+            } else {
                 try phase("index " + index.name) { try database.execute(index.sql) }
             }
-            try PlannerStatistics.write(in: database, feedKeys: [feedKey])
         }
     }
 
