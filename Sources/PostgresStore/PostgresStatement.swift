@@ -172,9 +172,7 @@ extension PostgresStatementText {
         switch value {
         case .null: return nil
         case .integer(let number): return String(number)
-        case .real(let number):
-            guard number.isFinite else { return number.isNaN ? "NaN" : number > 0 ? "Infinity" : "-Infinity" }
-            return String(number)
+        case .real(let number): return number.postgresText
         case .text(let string): return globArguments.contains(index) ? try Self.globToLike(string) : string
         }
     }
@@ -185,7 +183,7 @@ extension PostgresStatementText {
         switch value {
         case .null: return "NULL"
         case .integer(let number): return String(number)
-        case .real(let number): return number.isFinite ? String(number) : number.isNaN ? "NaN" : number > 0 ? "Infinity" : "-Infinity"
+        case .real(let number): return number.postgresText
         case .text(let string):
             var quoted = "\""
             for character in string {
@@ -194,5 +192,13 @@ extension PostgresStatementText {
             }
             return quoted + "\""
         }
+    }
+}
+
+extension Double {
+    /// The number as PostgreSQL reads a `double precision`: Swift's shortest text that reads back to
+    /// the same bits, and `NaN`, `Infinity`, `-Infinity` spelled as the server spells them.
+    var postgresText: String {
+        isFinite ? String(self) : isNaN ? "NaN" : self > 0 ? "Infinity" : "-Infinity"
     }
 }

@@ -171,8 +171,7 @@ public struct StorePublisher {
         } else if row.isNull(index) {
             text.appendNull()
         } else if row.isReal(index) {
-            let value = row.double(index)
-            text.appendPlain(value.isFinite ? String(value) : value.isNaN ? "NaN" : value > 0 ? "Infinity" : "-Infinity")
+            text.appendPlain(row.double(index).postgresText)
         } else if row.isBlob(index) {
             row.withBlob(index) { text.append(bytea: $0) }
         } else {
