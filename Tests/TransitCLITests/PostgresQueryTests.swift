@@ -111,6 +111,22 @@ final class PostgresQueryTests: XCTestCase {
         XCTAssertEqual(scan.status, 0, scan.stderr)
         XCTAssertTrue(scan.stderr.contains("Seq Scan on stop_times_"), scan.stderr)
         XCTAssertTrue(scan.stderr.contains("warning: the plan reads every row of stop_times_"), scan.stderr)
+        // The planner reads its patterns in batches on a server (a round trip each), one at a
+        // time from a file; the same journeys either way (the parity test).
+        let journey = ["plan", "750245", "750195", "--at", "2014-09-16 08:00", "--explain"]
+        let plan = try CommandRun.transit(journey + ["--db", servers.standby])
+        XCTAssertEqual(plan.status, 0, plan.stderr)
+        let batches = try XCTUnwrap(plan.stderr.firstMatch(of: /pattern reads in batches: ([0-9,]+) patterns? in ([0-9,]+) runs?/), plan.stderr)
+        let (patterns, runs) = (Int(batches.1.filter(\.isNumber))!, Int(batches.2.filter(\.isNumber))!)
+        XCTAssertGreaterThan(patterns, runs, "several patterns a run: \(batches.0)")
+        XCTAssertTrue(plan.stderr.contains("\"id\" = ANY($1)"), plan.stderr)
+        XCTAssertFalse(plan.stderr.contains("-- pattern reads: "), "no pattern read alone: \(plan.stderr)")
+        let directory = TemporaryDirectory()
+        let file = directory.file("cairns.sqlite")
+        try servers.transitImport(cairns, ["--feed", "cairns", "--quiet"], db: file)
+        let fromFile = try CommandRun.transit(journey + ["--db", file])
+        XCTAssertFalse(fromFile.stderr.contains("in batches"), fromFile.stderr)
+        XCTAssertTrue(fromFile.stderr.contains("-- pattern reads: \(batches.1) pattern"), fromFile.stderr)
     }
 
     func testFeedsRemoveAndUpgradeChangeTheServerAsAFile() throws {

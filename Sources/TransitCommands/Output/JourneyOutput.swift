@@ -37,6 +37,9 @@ struct JourneyOutput {
         for executed in try planner.patternReads() {
             report(executed, "pattern reads: \(formatCount(executed.rowCount)) pattern\(executed.rowCount == 1 ? "" : "s"), one run of this statement each (kept for the process),")
         }
+        for (executed, runs) in try planner.patternBatchReads() {
+            report(executed, "pattern reads in batches: \(formatCount(executed.rowCount)) pattern\(executed.rowCount == 1 ? "" : "s") in \(formatCount(runs)) run\(runs == 1 ? "" : "s") of this statement (kept for the process),")
+        }
         for executed in try planner.stopIndexReads() {
             report(executed, "stop index: \(formatCount(executed.rowCount)) block\(executed.rowCount == 1 ? "" : "s") of stops and tiles of the map read, one run of this statement each (kept for the process),")
         }

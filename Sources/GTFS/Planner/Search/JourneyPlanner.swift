@@ -196,6 +196,10 @@ public final class JourneyPlanner {
     /// report per feed whose patterns were read: its request, plan, rows and time in all).
     public func patternReads() throws -> [ExecutedRequest] { try timetable.patternReadReports() }
 
+    /// The patterns read in batches so far (on a server: `PlannerTimetable.readPatterns`), as
+    /// `--explain` reports a statement, with how many runs of it there were.
+    public func patternBatchReads() throws -> [(executed: ExecutedRequest, runs: Int)] { try timetable.patternBatchReadReports() }
+
     /// The reads of the stop index's blocks and tiles so far (`StopBlock`, `StopTile`), as
     /// `--explain` reports statements (one report per feed that read any).
     public func stopIndexReads() throws -> [ExecutedRequest] { try timetable.stopIndexReadReports() }

@@ -268,6 +268,7 @@ final class JourneySearch {
         var reached: [StopNumber] = []
         for (stop, limit) in thresholds { enterLimit[stop] = min(enterLimit[stop], limit) }
         orderByNumber(&touched)
+        try timetable.readPatterns(touched)
         for number in touched {
             let start = Int(patternStart[number]) - 1
             patternStart[number] = 0

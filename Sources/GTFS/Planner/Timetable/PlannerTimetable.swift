@@ -62,6 +62,12 @@ final class PlannerTimetable {
     /// Per feed part, the request reading one pattern (`$id`), and its statement.
     private var patternRequests: [PreparedRequest] = []
     private var patternStatements: [Statement] = []
+    /// On a server, per feed part, the request reading `PlannerTimetable.batchSize` patterns at
+    /// once (`readPatterns(_:)`) and its statement, made on first use.
+    private var batchRequests: [PreparedRequest?] = []
+    private var batchStatements: [Statement?] = []
+    /// Per feed part, the batches read: patterns, runs of the statement, seconds, the last ids.
+    private var batchReads: [(rows: Int, runs: Int, seconds: Double, lastIDs: [Int])] = []
     /// How many patterns and bytes were read, and in how long (for `--explain`), in all and per
     /// feed part.
     private(set) var patternsRead = 0
@@ -158,6 +164,9 @@ final class PlannerTimetable {
             let request = SQLGenerator.prepare(query)
             patternRequests.append(request)
             patternStatements.append(try database.makeStatement(request.sql))
+            batchRequests.append(nil)
+            batchStatements.append(nil)
+            batchReads.append((0, 0, 0, []))
             reads.append(RowReads())
             boundReads.append(RowReads())
             stopRowReads.append(RowReads())
@@ -325,18 +334,87 @@ final class PlannerTimetable {
             reads[partIndex].seconds += seconds
         }
         let id = number - part.patternOffset + 1
-        let read = try readRow(part: partIndex, id: id) { bytes in
-            bytesRead += bytes.count
-            return try TripPattern(packed: bytes)
-        }
+        let read = try readRow(part: partIndex, id: id) { try keep(packed: $0, number: number) }
         guard let read else { throw TransitError.noPlannerTimetable(feed: part.feed.name) }
+        reads[partIndex].rows += 1
+        reads[partIndex].lastID = id
+        return read
+    }
+
+    /// Decodes the stored pattern `bytes` and keeps it as pattern number `number`.
+    private func keep(packed bytes: UnsafeRawBufferPointer, number: Int) throws -> TripPattern {
+        bytesRead += bytes.count
+        let read = try TripPattern(packed: bytes)
         read.stopNumbers = read.stops.map { stopNumber(ofKey: $0) }
         scanBlocks[number] = read.scanned.block
         patternsRead += 1
-        reads[partIndex].rows += 1
-        reads[partIndex].lastID = id
         patterns[number] = read
         return read
+    }
+
+    /// How many patterns one statement of `readPatterns(_:)` reads.
+    static let batchSize = 64
+
+    /// Reads the stored patterns among `numbers` not read yet, `batchSize` to a statement, when
+    /// the database is a server: there each statement is a round trip, and a search reaching a few
+    /// hundred patterns one at a time spent most of its time waiting (a `plan` within the large
+    /// feed's city: 421 round trips). On a file a pattern is read where it is first needed.
+    func readPatterns(_ numbers: [Int]) throws {
+        guard database.store != nil else { return }
+        var wanted: [[Int]] = Array(repeating: [], count: parts.count)
+        for number in numbers where number < patterns.count && patterns[number] == nil {
+            let part = part(ofPattern: number)
+            wanted[part].append(number - parts[part].patternOffset + 1)
+        }
+        for (part, ids) in wanted.enumerated() where !ids.isEmpty {
+            for start in stride(from: 0, to: ids.count, by: PlannerTimetable.batchSize) {
+                try readBatch(part: part, ids: Array(ids[start..<min(start + PlannerTimetable.batchSize, ids.count)]))
+            }
+        }
+    }
+
+    /// Reads the patterns `ids` (at most `batchSize`) of feed part `part` in one statement.
+    private func readBatch(part: Int, ids: [Int]) throws {
+        let started = monotonicSeconds()
+        if batchStatements[part] == nil {
+            let (id, data) = (Column(Schema.PlannerColumn.id.rawValue), Column(Schema.PlannerColumn.data.rawValue))
+            var query = Query(table: Schema.planner(parts[part].feed.key).name).select(id, data)
+                .filter(id.isIn(variablesNamed: "id", count: PlannerTimetable.batchSize))
+            query.plannedOnce = true
+            let request = SQLGenerator.prepare(query)
+            batchRequests[part] = request
+            batchStatements[part] = try database.makeStatement(request.sql)
+        }
+        let statement = batchStatements[part]!
+        statement.reset()
+        // A short batch repeats its last id: one statement for every batch (IN ignores repeats).
+        let padded = ids + Array(repeating: ids.last!, count: PlannerTimetable.batchSize - ids.count)
+        try statement.bind(padded.map { .integer(Int64($0)) })
+        var found = 0
+        try PlannerTimetable.reading(parts[part].feed) {
+            while try statement.step() {
+                let row = statement.row
+                _ = try row.withBlob(1) { try keep(packed: $0, number: patternNumber(part: part, id: UInt32(row.int(0)))) }
+                found += 1
+            }
+        }
+        guard found == Set(ids).count else { throw TransitError.noPlannerTimetable(feed: parts[part].feed.name) }
+        let seconds = monotonicSeconds() - started
+        readSeconds += seconds
+        batchReads[part].rows += found
+        batchReads[part].runs += 1
+        batchReads[part].seconds += seconds
+        batchReads[part].lastIDs = padded
+    }
+
+    /// The batches `readPatterns(_:)` read of each feed part that read any, as `--explain` reports
+    /// a statement (the last batch's ids bound), with how many runs of it there were.
+    func patternBatchReadReports() throws -> [(executed: ExecutedRequest, runs: Int)] {
+        try parts.indices.filter { batchReads[$0].runs > 0 }.map { index in
+            let reads = batchReads[index]
+            let request = try batchRequests[index]!.binding(reads.lastIDs.map { .integer(Int64($0)) })
+            return (ExecutedRequest(request: request, plan: try database.queryPlan(request), rowCount: reads.rows, seconds: reads.seconds), reads.runs)
+        }
     }
 
     /// Reads row `id` of feed part `part`'s planner table through `read` (nil: no such row).
