@@ -14,7 +14,7 @@ public struct CopyText {
     /// Ends a field (not the row's last).
     public mutating func endField() { bytes.append(0x09) }
 
-    /// Ends the row, sending the buffer through `connection` once it holds a megabyte.
+    /// Ends the row, sending the buffer through `connection` once it holds a chunk.
     public mutating func endRow(sendingThrough connection: PostgresConnection) throws {
         bytes.append(0x0A)
         if bytes.count >= CopyText.chunk { try flush(into: connection) }

@@ -69,8 +69,8 @@ struct SQLiteLayout {
     }
 
     /// Tables first, then indexes, in the file's order, the indexes the file left to the server
-    /// (`DeferredIndexes`) last; SQLite's own (`sqlite_stat1`, automatic indexes) and the table
-    /// of deferred indexes are left out: PostgreSQL keeps its own statistics.
+    /// (`DeferredIndexes`) last. SQLite's own (`sqlite_stat1`, automatic indexes) are left out, as
+    /// PostgreSQL keeps its own statistics, and so is the table of deferred indexes (read as indexes).
     let objects: [Object]
 
     init(of database: Database) throws {

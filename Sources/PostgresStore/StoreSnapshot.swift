@@ -4,7 +4,8 @@ import FetchRequest
 /// import adds to, replaces one of, or downloads again, exactly as `transit import` does on a file.
 ///
 /// The file's `CREATE` statements come from `sqlite_schema`, where `StorePublisher` kept them, so
-/// the file is the one that was published: the same tables, keys, indexes and values.
+/// the file is the one that was published: the same tables, keys, indexes and values (but for the
+/// tables `write` is told to leave empty).
 public struct StoreSnapshot {
     let connection: PostgresConnection
 

@@ -38,7 +38,8 @@ func runServerImport(arguments given: [String]) -> Never {
     arguments.removeSubrange(urlFlag...(urlFlag + 1))
     let shown = StoreLocation.redacted(url)
     do {
-        let feedName = arguments.firstIndex(of: "--feed").flatMap { $0 + 1 < arguments.count ? arguments[$0 + 1] : nil }
+        // The last --feed, as transit-import reads it.
+        let feedName = arguments.lastIndex(of: "--feed").flatMap { $0 + 1 < arguments.count ? arguments[$0 + 1] : nil }
         let stored = try changeOnServer(url: url, requiringFeeds: false, replacing: feedName) { scratchFile in
             let code = runImportEngine(arguments + ["--db", scratchFile, "--shown-db", shown, "--defer-feed-indexes"])
             guard code == 0 else { removeScratch(); exit(code) }
@@ -74,8 +75,9 @@ struct StoredChange {
 /// `replacing`: the name of the feed an import adds, whose own tables (its stop times, planner
 /// timetable, …) are not read back, as the import replaces them: a daily update of a city's feed
 /// no longer copies its 4.45 M stop times out only to delete them (18 s of a 57 s import). When
-/// the feed is still there afterwards, the import changed nothing (a download found the feed
-/// unchanged), and nothing is stored.
+/// the feed still has its key afterwards, the import changed nothing (a download found the feed
+/// unchanged), and nothing is stored, whatever the server's layout (the file lacks those rows;
+/// `transit feeds upgrade` brings an older layout up to date).
 func changeOnServer(url: String, requiringFeeds: Bool, replacing feedName: String? = nil,
                     _ body: (_ scratchFile: String) throws -> Bool) throws -> StoredChange? {
     let connection = lockedPrimary(url: url, shown: StoreLocation.redacted(url))

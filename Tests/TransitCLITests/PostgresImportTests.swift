@@ -131,6 +131,18 @@ final class PostgresImportTests: XCTestCase {
         let answer = try CommandRun.transit(departures + ["--db", primary])
         XCTAssertEqual(answer.status, 0, answer.stderr)
         XCTAssertGreaterThan(answer.stdout.split(separator: "\r\n").count, 1, "the feed still answers: \(answer.stdout)")
+        // An import of that name failing halfway (stops.txt's header lacks stop_id, found after
+        // the old feed was removed from the scratch file) stores nothing either.
+        let broken = directory.file("broken")
+        try FileManager.default.copyItem(atPath: Paths.demoFeed, toPath: broken)
+        var stops = try String(contentsOfFile: broken + "/stops.txt", encoding: .utf8)
+        stops.replaceSubrange(try XCTUnwrap(stops.range(of: "stop_id,")), with: "")
+        try stops.write(toFile: broken + "/stops.txt", atomically: true, encoding: .utf8)
+        let failed = try CommandRun.transit(["import", broken, "--feed", "feed", "--db", primary])
+        XCTAssertEqual(failed.status, 1)
+        XCTAssertTrue(failed.stderr.hasPrefix("Error: stops.txt line 2: "), failed.stderr)
+        XCTAssertEqual(try liveSchema(of: primary), stored, "nothing was stored")
+        XCTAssertEqual(try CommandRun.transit(departures + ["--db", primary]).stdout, answer.stdout)
         // A local copy replaces it: stored anew, with the same departures.
         let replaced = try CommandRun.transit(["import", Paths.demoFeed, "--feed", "feed", "--db", primary])
         XCTAssertEqual(replaced.status, 0, replaced.stderr)

@@ -2,8 +2,8 @@
 /// are kept in a table of the file (`deferred_indexes`) instead of being built there.
 ///
 /// A file made only to be stored on a PostgreSQL server (transit-postgres's scratch file) is read
-/// once, in table order, and never asked a question: an index SQLite would sort for it (4 s for the
-/// large feed's stop times) is built again by the server anyway. Whoever copies the file reads the
+/// once, in table order, and asked no question the index would serve: an index SQLite would sort
+/// for it (4 s for the large feed's stop times) is built again by the server anyway. Whoever copies the file reads the
 /// table as the file's indexes (`all(in:)`) and does not copy it as a table.
 public enum DeferredIndexes {
     /// The table keeping them.

@@ -12,7 +12,8 @@ private func malloc_trim(_ pad: Int) -> Int32
 ///
 /// Rows are streamed from the feed into prepared `INSERT`s inside one transaction; memory grows
 /// with the number of stops and trips, never with the number of stop times. The feed's own tables
-/// (`stop_times_<feed>`, `service_days_<feed>`) are filled first and indexed after, in one sort.
+/// (`stop_times_<feed>`, `service_days_<feed>`) are filled first and indexed after, in one sort
+/// (or the index left to the server a file is made for: `defersFeedIndexes`).
 ///
 /// Two ways to be atomic, chosen by what is at the database path:
 /// - nothing (or a file that is not a transit database): the database is written to a temporary

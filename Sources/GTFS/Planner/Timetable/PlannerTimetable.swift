@@ -387,7 +387,8 @@ final class PlannerTimetable {
         }
         let statement = batchStatements[part]!
         statement.reset()
-        // A short batch repeats its last id: one statement for every batch (IN ignores repeats).
+        // A short batch repeats its last id (IN ignores repeats), so the request's 64 variables
+        // are one statement for every batch (on a server they are one array anyway).
         let padded = ids + Array(repeating: ids.last!, count: PlannerTimetable.batchSize - ids.count)
         try statement.bind(padded.map { .integer(Int64($0)) })
         var found = 0
@@ -398,7 +399,10 @@ final class PlannerTimetable {
                 found += 1
             }
         }
-        guard found == Set(ids).count else { throw TransitError.noPlannerTimetable(feed: parts[part].feed.name) }
+        guard found == ids.count else {
+            let feed = parts[part].feed
+            throw TransitError.damagedPlannerTimetable(feed: feed.name, table: Schema.planner(feed.key).name, source: feed.source)
+        }
         let seconds = monotonicSeconds() - started
         readSeconds += seconds
         batchReads[part].rows += found
