@@ -13,9 +13,10 @@ import FetchRequest
 /// feeds themselves change only by a whole import (StorePublisher's swap).
 ///
 /// Plans: a request that says one plan serves all its values (`Query.plannedOnce`: departures,
-/// the stops in a box, the planner's pattern read by key) runs its prepared statement, which PostgreSQL plans for its values five
-/// times and then, where the estimates say it costs no more, once for all (a generic plan: the
-/// departures statement's is the plan made for its values). Every other statement is sent with
+/// the stops in a box, the planner's pattern reads by key) runs its prepared statement, which
+/// PostgreSQL plans for its values five times and then, where the estimates say it costs no
+/// more, once for all (a generic plan: the departures statement's is the plan made for its
+/// values). Every other statement is sent with
 /// its text and values (`PostgresStatement.run`), so it is planned for them at each run: a
 /// prepared statement's generic plan let a served `routes --stop` go from 0.06 s to 0.2–0.36 s
 /// from its sixth run on a connection, on an estimate far off, and `stats` ran 15 minutes on one.
