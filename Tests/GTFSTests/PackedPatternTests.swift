@@ -52,8 +52,8 @@ final class PackedPatternTests: XCTestCase {
                       departures: cells.map { Int32(pattern.departure(run: $0.1, at: $0.0)) })
         }
 
-        static func read(_ bytes: [UInt8]) throws -> Contents {
-            try Contents(bytes.withUnsafeBytes { try TripPattern(packed: $0) })
+        static func read(_ bytes: [UInt8], arena: PatternArena? = nil) throws -> Contents {
+            try Contents(bytes.withUnsafeBytes { try TripPattern(packed: $0, arena: arena) })
         }
     }
 
@@ -90,10 +90,53 @@ final class PackedPatternTests: XCTestCase {
             Contents(stops: [42], permissions: [3], trips: [1], services: [2], arrivals: [3_600], departures: [3_600]),
             Contents(stops: [1, 2, 3], permissions: [1, 3, 2], trips: [], services: [], arrivals: [], departures: [])
         ]
+        let arena = PatternArena()
         for contents in shapes {
             XCTAssertEqual(try Contents.read(contents.compact), contents)
             XCTAssertEqual(try Contents.read(contents.firstForm), contents)
+            XCTAssertEqual(try Contents.read(contents.compact, arena: arena), contents, "decoded into an arena")
         }
+    }
+
+    /// The timetable decodes the patterns it reads into one arena (`PatternArena`): every pattern
+    /// of Vilnius's feed, twice, and one too large for a chunk decoded into one, all kept, read the
+    /// same as each decoded alone, once they are all there (no block overlaps another: the
+    /// arena's chunks, and the regions of their own that large blocks get, are handed out once).
+    func testPatternsDecodedIntoOneArenaEachReadAsDecodedAlone() throws {
+        guard let feed = Paths.sharedFeed("vilnius.zip") else {
+            if ProcessInfo.processInfo.environment["CI"] == "true" { XCTFail("../shared/feeds/vilnius.zip is absent under CI=true") }
+            print("PackedPatternTests: ../shared/feeds/vilnius.zip is absent: skipped the arena test")
+            return
+        }
+        let path = directory.file("arena.sqlite")
+        try Importer(feedPath: feed, databasePath: path, openFeed: openFeedOrZip(at:)).run()
+        let database = try Database(path: path, mode: .readOnly)
+        let query = Query(table: Schema.planner(1).name).select(Column(Schema.PlannerColumn.data.rawValue))
+            .filter(Column(Schema.PlannerColumn.id.rawValue) > 0)
+        let arena = PatternArena()
+        var kept: [(pattern: TripPattern, alone: Contents)] = []
+        var timeBytes = 0
+        // Every pattern twice (a batch's timetable reads each once; twice fills more chunks), and one
+        // larger than a quarter of a chunk (a region of its own) between the two passes.
+        let runs = 1_000, stops = 200
+        let large = Contents(stops: Array(0..<stops), permissions: Array(repeating: 3, count: stops), trips: Array(0..<runs),
+                             services: Array(repeating: 1, count: runs), arrivals: (0..<(stops * runs)).map { Int32($0 % 7_000) },
+                             departures: (0..<(stops * runs)).map { Int32($0 % 7_000 + $0 % 3) })
+        XCTAssertGreaterThan(4 * stops * runs, PatternArena.chunkBytes / 4)
+        var largePattern: TripPattern?
+        for _ in 0..<2 {
+            try database.forEachRow(SQLGenerator.prepare(query)) { row in
+                let stored = row.withBlob(0) { Array($0) }
+                let pattern = try stored.withUnsafeBytes { try TripPattern(packed: $0, arena: arena) }
+                timeBytes += 4 * pattern.stops.count * pattern.runCount
+                kept.append((pattern, try Contents.read(stored)))
+            }
+            if largePattern == nil { largePattern = try large.compact.withUnsafeBytes { try TripPattern(packed: $0, arena: arena) } }
+        }
+        print("PackedPatternTests: \(kept.count) patterns in one arena, at least \(timeBytes) bytes of times")
+        XCTAssertGreaterThan(timeBytes, PatternArena.chunkBytes, "Vilnius's patterns fill more than one chunk")
+        for (pattern, alone) in kept { XCTAssertEqual(Contents(pattern), alone) }
+        XCTAssertEqual(largePattern.map(Contents.init), large)
     }
 
     /// Every shorter prefix of a stored pattern, and one whose counts claim more than it holds,

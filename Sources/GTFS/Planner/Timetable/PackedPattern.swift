@@ -48,11 +48,11 @@ enum PackedPattern {
     }
 
     /// The pattern stored as `stored`, in either form; `Truncated` when it ends early or its
-    /// counts cannot fit in it (a damaged row).
-    static func decode(_ stored: UnsafeRawBufferPointer) throws -> Decoded {
+    /// counts cannot fit in it (a damaged row). The scan form is made in `arena` when given one.
+    static func decode(_ stored: UnsafeRawBufferPointer, arena: PatternArena? = nil) throws -> Decoded {
         var reader = PackedReader(stored)
         let first = try reader.uint32()
-        guard first == compactMarker else { return try decodeFirstForm(stored) }
+        guard first == compactMarker else { return try decodeFirstForm(stored, arena: arena) }
         let stopCount = Int(try reader.uint32())
         let runCount = Int(try reader.uint32())
         let flags = try reader.uint8()
@@ -64,7 +64,7 @@ enum PackedPattern {
         let trips = try differences(runCount, from: &reader)
         let services = try differences(runCount, from: &reader)
         let shared = flags & departuresAreArrivals != 0
-        let scanned = try ScannedPattern(permissions: permissions, runCount: runCount, departuresAreArrivals: shared) { times in
+        let scanned = try ScannedPattern(permissions: permissions, runCount: runCount, departuresAreArrivals: shared, arena: arena) { times in
             try readGrid(into: times, stops: stopCount, runs: runCount, from: &reader)
             guard !shared else { return }
             let departures = times + cells
@@ -75,7 +75,7 @@ enum PackedPattern {
     }
 
     /// The first stored form (see the type's comment).
-    private static func decodeFirstForm(_ stored: UnsafeRawBufferPointer) throws -> Decoded {
+    private static func decodeFirstForm(_ stored: UnsafeRawBufferPointer, arena: PatternArena?) throws -> Decoded {
         var reader = PackedReader(stored)
         let stopCount = Int(try reader.uint32())
         let runCount = Int(try reader.uint32())
@@ -86,7 +86,7 @@ enum PackedPattern {
         let trips = try reader.integers(runCount, of: Int64.self, as: Int.self)
         let services = try reader.integers(runCount, of: Int64.self, as: Int.self)
         let times = stored.baseAddress.map { UnsafeRawPointer($0) + reader.offset }
-        let scanned = ScannedPattern(permissions: permissions, runCount: runCount, storedTimes: times)
+        let scanned = ScannedPattern(permissions: permissions, runCount: runCount, storedTimes: times, arena: arena)
         return Decoded(stops: stops, permissions: permissions, trips: trips, services: services, scanned: scanned)
     }
 

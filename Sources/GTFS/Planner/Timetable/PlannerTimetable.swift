@@ -41,6 +41,8 @@ final class PlannerTimetable {
     /// Patterns across the feeds, read on first use (looked up by every scan, so without dynamic
     /// exclusivity checks: nothing holds an access to them across a call).
     let patterns: SparseSlab<TripPattern>
+    /// Where the patterns read keep their scan forms (in huge pages where the system allows).
+    private let arena = PatternArena()
     /// Per stored pattern number, its scan form once read (`scanned(_:)`): a dense table of
     /// pointers, so that a scan reads the pattern's own memory and nothing else.
     private let scanBlocks: Slab<UnsafeMutableRawPointer?>
@@ -344,7 +346,7 @@ final class PlannerTimetable {
     /// Decodes the stored pattern `bytes` and keeps it as pattern number `number`.
     private func keep(packed bytes: UnsafeRawBufferPointer, number: Int) throws -> TripPattern {
         bytesRead += bytes.count
-        let read = try TripPattern(packed: bytes)
+        let read = try TripPattern(packed: bytes, arena: arena)
         read.stopNumbers = read.stops.map { stopNumber(ofKey: $0) }
         scanBlocks[number] = read.scanned.block
         patternsRead += 1

@@ -23,8 +23,8 @@ struct ScannedPattern {
     /// The scan form of a pattern with `permissions` and `runCount` runs whose times are stored
     /// at `storedTimes` (little-endian, unaligned: arrivals then departures, stop-major, as the
     /// first stored form has them); its stop numbers are −1 until the timetable sets them.
-    init(permissions: [UInt8], runCount: Int, storedTimes: UnsafeRawPointer?) {
-        self.init(permissions: permissions, runCount: runCount, departuresAreArrivals: false) { times in
+    init(permissions: [UInt8], runCount: Int, storedTimes: UnsafeRawPointer?, arena: PatternArena? = nil) {
+        self.init(permissions: permissions, runCount: runCount, departuresAreArrivals: false, arena: arena) { times in
             guard let storedTimes else { return times.initialize(repeating: 0, count: 2 * permissions.count * runCount) }
             for index in 0..<(2 * permissions.count * runCount) {
                 times[index] = Int32(littleEndian: storedTimes.loadUnaligned(fromByteOffset: index * 4, as: Int32.self))
@@ -34,13 +34,16 @@ struct ScannedPattern {
 
     /// The scan form of a pattern with `permissions` and `runCount` runs whose times `fill`
     /// writes (S × R arrivals then, unless `departuresAreArrivals`, S × R departures,
-    /// stop-major); freed again when it throws.
-    init(permissions: [UInt8], runCount: Int, departuresAreArrivals: Bool, fill: (UnsafeMutablePointer<Int32>) throws -> Void) rethrows {
+    /// stop-major), in memory of its own or, given one, of `arena`; freed again when it throws
+    /// (in an arena, left unused).
+    init(permissions: [UInt8], runCount: Int, departuresAreArrivals: Bool, arena: PatternArena? = nil,
+         fill: (UnsafeMutablePointer<Int32>) throws -> Void) rethrows {
         let stopCount = permissions.count
         let permissionBytes = (stopCount + 3) / 4 * 4
         let timesOffset = ScannedPattern.headerBytes + 4 * stopCount + permissionBytes
         let grids = departuresAreArrivals ? 1 : 2
-        let block = UnsafeMutableRawPointer.allocate(byteCount: timesOffset + 4 * grids * stopCount * runCount, alignment: 8)
+        let byteCount = timesOffset + 4 * grids * stopCount * runCount
+        let block = arena?.allocate(byteCount: byteCount) ?? UnsafeMutableRawPointer.allocate(byteCount: byteCount, alignment: 8)
         let numbers = (block + ScannedPattern.headerBytes).bindMemory(to: Int32.self, capacity: stopCount)
         numbers.initialize(repeating: -1, count: stopCount)
         let allowed = (block + ScannedPattern.headerBytes + 4 * stopCount).bindMemory(to: UInt8.self, capacity: permissionBytes)
@@ -48,7 +51,7 @@ struct ScannedPattern {
         for (position, permission) in permissions.enumerated() { allowed[position] = permission }
         let times = (block + timesOffset).bindMemory(to: Int32.self, capacity: grids * stopCount * runCount)
         do { try fill(times) } catch {
-            block.deallocate()
+            if arena == nil { block.deallocate() }
             throw error
         }
         // The earliest and latest times a search can use (runs are sorted at every stop).
@@ -103,6 +106,6 @@ struct ScannedPattern {
         return Int(departures[position * runCount + run])
     }
 
-    /// Frees the allocation (its pattern's deinit).
+    /// Frees the allocation (its pattern's deinit, unless an arena holds it).
     func deallocate() { block.deallocate() }
 }

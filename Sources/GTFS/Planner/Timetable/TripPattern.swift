@@ -77,11 +77,16 @@ final class TripPattern: @unchecked Sendable {
         return pattern
     }
 
-    /// The pattern stored as `stored` (copied), in either of `PackedPattern`'s forms.
-    init(packed stored: UnsafeRawBufferPointer) throws {
-        let decoded = try PackedPattern.decode(stored)
+    /// The pattern stored as `stored` (copied), in either of `PackedPattern`'s forms; its scan
+    /// form in `arena` when given one (kept alive by the pattern), else in memory of its own.
+    init(packed stored: UnsafeRawBufferPointer, arena: PatternArena? = nil) throws {
+        let decoded = try PackedPattern.decode(stored, arena: arena)
         (stops, permissions, trips, services, scanned) = (decoded.stops, decoded.permissions, decoded.trips, decoded.services, decoded.scanned)
+        self.arena = arena
     }
+
+    /// The arena holding the scan form, if any: freed with the last pattern using it.
+    private let arena: PatternArena?
 
     /// The earliest departure any run has where boarding is allowed, and the latest arrival where
     /// alighting is (GTFS seconds): a service day whose runs are all before a search's start, or
@@ -100,5 +105,5 @@ final class TripPattern: @unchecked Sendable {
         return (earliest, latest)
     }
 
-    deinit { scanned.deallocate() }
+    deinit { if arena == nil { scanned.deallocate() } }
 }
