@@ -108,11 +108,7 @@ final class PackedPatternTests: XCTestCase {
             print("PackedPatternTests: ../shared/feeds/vilnius.zip is absent: skipped the arena test")
             return
         }
-        let path = directory.file("arena.sqlite")
-        try Importer(feedPath: feed, databasePath: path, openFeed: openFeedOrZip(at:)).run()
-        let database = try Database(path: path, mode: .readOnly)
-        let query = Query(table: Schema.planner(1).name).select(Column(Schema.PlannerColumn.data.rawValue))
-            .filter(Column(Schema.PlannerColumn.id.rawValue) > 0)
+        let stored = try storedPatterns(importing: feed)
         let arena = PatternArena()
         var kept: [(pattern: TripPattern, alone: Contents)] = []
         var timeBytes = 0
@@ -125,11 +121,10 @@ final class PackedPatternTests: XCTestCase {
         XCTAssertGreaterThan(4 * stops * runs, PatternArena.chunkBytes / 4)
         var largePattern: TripPattern?
         for _ in 0..<2 {
-            try database.forEachRow(SQLGenerator.prepare(query)) { row in
-                let stored = row.withBlob(0) { Array($0) }
-                let pattern = try stored.withUnsafeBytes { try TripPattern(packed: $0, arena: arena) }
+            for bytes in stored {
+                let pattern = try bytes.withUnsafeBytes { try TripPattern(packed: $0, arena: arena) }
                 timeBytes += 4 * pattern.stops.count * pattern.runCount
-                kept.append((pattern, try Contents.read(stored)))
+                kept.append((pattern, try Contents.read(bytes)))
             }
             if largePattern == nil { largePattern = try large.compact.withUnsafeBytes { try TripPattern(packed: $0, arena: arena) } }
         }
@@ -158,14 +153,8 @@ final class PackedPatternTests: XCTestCase {
     /// Imports `feed`, reads every stored pattern, and asserts that it reads back the same from its
     /// compact bytes written again and from the first form; returns both forms' byte totals.
     private func assertPatternsReadBack(importing feed: String) throws -> (compact: Int, firstForm: Int) {
-        let path = directory.file("db-\(UUID().uuidString).sqlite")
-        try Importer(feedPath: feed, databasePath: path, openFeed: openFeedOrZip(at:)).run()
-        let database = try Database(path: path, mode: .readOnly)
-        let query = Query(table: Schema.planner(1).name).select(Column(Schema.PlannerColumn.data.rawValue))
-            .filter(Column(Schema.PlannerColumn.id.rawValue) > 0)
         var (compact, firstForm, patterns) = (0, 0, 0)
-        try database.forEachRow(SQLGenerator.prepare(query)) { row in
-            let stored = row.withBlob(0) { Array($0) }
+        for stored in try storedPatterns(importing: feed) {
             let contents = try Contents.read(stored)
             XCTAssertEqual(stored.prefix(4), [0xFF, 0xFF, 0xFF, 0xFF], "the import writes the compact form")
             XCTAssertEqual(contents.compact, stored, "written again, the same bytes")
@@ -176,5 +165,17 @@ final class PackedPatternTests: XCTestCase {
         }
         XCTAssertGreaterThan(patterns, 0, feed)
         return (compact, firstForm)
+    }
+
+    /// Imports `feed` and returns each of its stored patterns' bytes, in id order.
+    private func storedPatterns(importing feed: String) throws -> [[UInt8]] {
+        let path = directory.file("db-\(UUID().uuidString).sqlite")
+        try Importer(feedPath: feed, databasePath: path, openFeed: openFeedOrZip(at:)).run()
+        let database = try Database(path: path, mode: .readOnly)
+        let query = Query(table: Schema.planner(1).name).select(Column(Schema.PlannerColumn.data.rawValue))
+            .filter(Column(Schema.PlannerColumn.id.rawValue) > 0)
+        var stored: [[UInt8]] = []
+        try database.forEachRow(SQLGenerator.prepare(query)) { row in stored.append(row.withBlob(0) { Array($0) }) }
+        return stored
     }
 }
