@@ -171,7 +171,7 @@ extension PostgresStatementText {
     private func parameter(_ value: SQLValue, at index: Int) throws -> String? {
         switch value {
         case .null: return nil
-        case .integer(let number): return String(number)
+        case .integer(let number): return String(number < 0 && limitArguments.contains(index) ? Int64.max : number)
         case .real(let number): return number.postgresText
         case .text(let string): return globArguments.contains(index) ? try Self.globToLike(string) : string
         }

@@ -50,6 +50,18 @@ final class PostgresDialectTests: XCTestCase {
                        #"SELECT COUNT(*) FROM (SELECT "a" FROM "t" LIMIT ALL OFFSET $1) AS "derived""#)
     }
 
+    func testTheFirstRowsOfADerivedTableAreFetchedWithTiesUpToTheStatementsLimit() throws {
+        let derived = #"SELECT "a"."k", "b"."n" FROM (SELECT "t"."k", "t"."b" FROM "t" WHERE "t"."x" = ? /* first rows by "t"."k" */) AS "a" JOIN "b" ON "b"."id" = "a"."b" ORDER BY "a"."k", "b"."n""#
+        let limited = try PostgresStatementText(translating: derived + " LIMIT ?")
+        XCTAssertEqual(limited.sql, #"SELECT "a"."k", "b"."n" FROM (SELECT "t"."k", "t"."b" FROM "t" WHERE "t"."x" = $1 ORDER BY "t"."k" NULLS FIRST FETCH FIRST $2 ROWS WITH TIES) AS "a" JOIN "b" ON "b"."id" = "a"."b" ORDER BY "a"."k" NULLS FIRST, "b"."n" NULLS FIRST LIMIT $2"#)
+        // SQLite's "no limit" (a negative one) is given to the server as the largest bigint.
+        XCTAssertEqual(limited.limitArguments, [1])
+        // Without a limit every row can be listed: nothing is cut.
+        XCTAssertEqual(try translated(derived), #"SELECT "a"."k", "b"."n" FROM (SELECT "t"."k", "t"."b" FROM "t" WHERE "t"."x" = $1 ) AS "a" JOIN "b" ON "b"."id" = "a"."b" ORDER BY "a"."k" NULLS FIRST, "b"."n" NULLS FIRST"#)
+        // Any other comment stays as it is.
+        XCTAssertEqual(try translated(#"/* planned once */ SELECT "a" FROM "t" LIMIT ?"#), #"/* planned once */ SELECT "a" FROM "t" LIMIT $1"#)
+    }
+
     func testLikeIgnoresTheCaseOfASCIIAndGlobBecomesLikeWithItsPatternRewritten() throws {
         let text = try PostgresStatementText(translating: #"SELECT 1 FROM "t" WHERE "a" LIKE ? ESCAPE '\' AND "b" GLOB ?"#)
         XCTAssertEqual(text.sql, #"SELECT 1 FROM "t" WHERE "a" ILIKE $1 ESCAPE '\' AND "b" LIKE $2 ESCAPE '\'"#)

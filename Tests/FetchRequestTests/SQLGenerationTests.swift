@@ -110,6 +110,34 @@ final class SQLGenerationTests: XCTestCase {
         XCTAssertEqual(try fixture.names(request), ["Alexanderplatz", "Bahnhof Zoo", "alte Münze"], "BINARY puts lowercase last")
     }
 
+    /// Visits from minute 10 joined to their station's name, by minute then name, at most `limit`:
+    /// the visits a derived table, its first rows by minute marked for a server.
+    private func visitsWithStationNames(limit: Int) -> Query {
+        var visits = Query(table: "visit").select(Column("minute", of: "visit"), Column("station", of: "visit"))
+            .filter(Column("minute", of: "visit") >= 10)
+        visits.firstRowsKey = Column("minute", of: "visit")
+        return Query(rowsOf: visits, as: "visit")
+            .joining(Join(table: "station", on: Column("id", of: "station") == Column("station", of: "visit")))
+            .select(Column("name", of: "station"), Column("minute", of: "visit"))
+            .sorted(by: [Column("minute", of: "visit").ascending, Column("name", of: "station").ascending])
+            .limited(to: limit)
+    }
+
+    func testADerivedTableIsReadAsATableAndItsFirstRowsMarkIsAComment() throws {
+        let (sql, arguments) = fixture.sql(visitsWithStationNames(limit: 3))
+        assertEqualSQL(sql, #"SELECT "station"."name", "visit"."minute" FROM (SELECT "visit"."minute", "visit"."station" FROM "visit" WHERE "visit"."minute" >= ? /* first rows by "visit"."minute" */) AS "visit" JOIN "station" ON "station"."id" = "visit"."station" ORDER BY "visit"."minute", "station"."name" LIMIT ?"#)
+        XCTAssertEqual(arguments, [.integer(10), .integer(3)])
+        // SQLite reads past the mark: the rows are the join's, in order, cut at the limit.
+        let integer = { (value: SQLValue) -> Int64 in if case .integer(let number) = value { return number }; return -1 }
+        let text = { (value: SQLValue) -> String in if case .text(let string) = value { return string }; return "" }
+        let expected = FixtureDatabase.visits.filter { integer($0[2]) >= 10 }.map { visit in
+            "\(text(FixtureDatabase.stations.first { integer($0[0]) == integer(visit[1]) }![1])) \(integer(visit[2]))"
+        }
+        var rows: [String] = []
+        try fixture.database.forEachRow(SQLGenerator.prepare(visitsWithStationNames(limit: 3))) { rows.append("\($0.string(0)) \($0.int(1))") }
+        XCTAssertEqual(rows, Array(expected.prefix(3)))
+    }
+
     func testLimitAndOffset() throws {
         var request = FetchRequest<Station>().sorted(by: [Column("id").ascending])
         request.fetchLimit = 2

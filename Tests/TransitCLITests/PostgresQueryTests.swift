@@ -31,6 +31,9 @@ final class PostgresQueryTests: XCTestCase {
                 ["nearby", lat, lon, "--radius", "1500"],
                 ["search", name],
                 ["departures", "--near", point, "--at", morning, "--radius", "800"],
+                // A limit that cuts inside a group of departures at one time (Cairns), and none.
+                ["departures", "--near", point, "--at", morning, "--radius", "800", "--limit", "12"],
+                ["departures", "--near", point, "--at", morning, "--radius", "800", "--limit", "0"],
                 ["departures", "--stop", from, "--at", "\(date) 23:30", "--limit", "50"] + only,
                 ["departures", "--stop", from, "--at", "2031-01-06 07:00"] + only,
                 ["routes"] + only,
@@ -88,6 +91,15 @@ final class PostgresQueryTests: XCTestCase {
         }
         // Most questions have a real answer (not an empty list), so the comparison means something.
         XCTAssertGreaterThan(answered, questions.count, "\(answered) answers of more than 200 bytes among \(questions.count * 2)")
+        // The server keeps the first rows by departure with those tied (`Query.firstRowsKey`): the
+        // limit of 12 in Cairns falls inside a group of departures at one time, where keeping 12
+        // rows by departure alone lists another stop's, so the comparison above pins it.
+        let cairns = Self.places[2]
+        let thirteen = try CommandRun.transit(["departures", "--near", cairns.point, "--at", "\(cairns.date) 08:00", "--radius", "800",
+                                               "--limit", "13", "--format", "json", "--db", file])
+        let times = try XCTUnwrap(JSONSerialization.jsonObject(with: Data(thirteen.stdout.utf8)) as? [[String: Any]]).compactMap { $0["departure"] as? String }
+        XCTAssertEqual(times.count, 13, thirteen.stdout)
+        XCTAssertEqual(times.dropFirst(11).first, times.last, "the 12th and 13th departures in Cairns leave at one time")
     }
 
     func testExplainOnTheServerPrintsItsStatementsAndPlansReadsStopTimesFromTheirIndexAndFlagsAFullScan() throws {

@@ -14,6 +14,8 @@
 /// | `x LIKE ?` | `x ILIKE $n` | SQLite's `LIKE` ignores the case of ASCII letters; `ILIKE` on a `COLLATE "C"` column does exactly that |
 /// | `x GLOB ?` | `x LIKE $n ESCAPE '\'`, the pattern rewritten (`globToLike`) | no `GLOB` there |
 /// | `LIMIT -1` | `LIMIT ALL` | no limit |
+/// | `LIMIT ?` bound to a negative number | `LIMIT $n` bound to the largest bigint | SQLite reads a negative limit as none; a server refuses it |
+/// | `/* first rows by k */` ending a derived table | `ORDER BY k NULLS FIRST FETCH FIRST $n ROWS WITH TIES`, `$n` the statement's `LIMIT` | the enclosing query joins only the rows it can list (`Query.firstRowsKey`); SQLite flattens the derived table and reads past the comment |
 /// | `x IN (?, ?, …)`, `x NOT IN (?, …)` | `x = ANY($n)`, `x <> ALL($n)`, the values given as one array | one statement whatever the number of values, so a server prepares it once and, after five runs, plans it once (a generic plan) rather than for each run |
 /// | `x IN (SELECT DISTINCT …)`, `x NOT IN (SELECT DISTINCT …)` | `x = ANY(ARRAY(SELECT DISTINCT …))`, `x <> ALL(ARRAY(…))` | a request marks with `DISTINCT` a subquery of a few values (the services of a day): read once into an array, it is not probed again for each row, as a reused (generic) plan did, and the statement is planned faster |
 /// | `FROM (SELECT …)` | `FROM (SELECT …) AS "derived"` | a derived table needs a name |
@@ -27,6 +29,9 @@ public struct PostgresStatementText: Sendable, Equatable {
     public let sql: String
     /// The (0-based) placeholders whose values are `GLOB` patterns, to be given as `LIKE` patterns.
     public let globArguments: Set<Int>
+    /// The (0-based) placeholders whose values are limits: a negative one (SQLite's "no limit")
+    /// is given as the largest bigint.
+    public let limitArguments: Set<Int>
     /// How many values the statement takes: the SQLite text's placeholders (an `IN` list's
     /// values are one parameter on the server).
     public let argumentCount: Int
@@ -42,6 +47,7 @@ public struct PostgresStatementText: Sendable, Equatable {
         try translator.run()
         self.sql = translator.output
         self.globArguments = translator.globArguments
+        self.limitArguments = translator.limitArguments
         self.argumentCount = translator.arguments
         self.sources = translator.sources
         plannedOnce = sql.hasPrefix(SQLGenerator.plannedOnceMarker)
@@ -90,7 +96,7 @@ public enum ParameterSource: Equatable, Sendable {
 
 /// One token of SQL text as the generator writes it.
 struct SQLToken: Equatable {
-    enum Kind { case word, quoted, string, number, symbol, space }
+    enum Kind { case word, quoted, string, number, symbol, space, comment }
     let kind: Kind
     let text: String
 
@@ -105,7 +111,13 @@ struct SQLToken: Equatable {
             let start = index
             let character = characters[index]
             let kind: Kind
-            if character == "\"" || character == "'" {
+            if character == "/", index + 1 < characters.count, characters[index + 1] == "*" {
+                // A comment, to its `*/` (or the end).
+                index += 2
+                while index + 1 < characters.count && !(characters[index] == "*" && characters[index + 1] == "/") { index += 1 }
+                index = min(index + 2, characters.count)
+                kind = .comment
+            } else if character == "\"" || character == "'" {
                 // A quoted identifier or string literal; a doubled quote stays inside it.
                 index += 1
                 while index < characters.count {
@@ -141,6 +153,9 @@ private struct Translator {
     let tokens: [SQLToken]
     var output = ""
     var globArguments: Set<Int> = []
+    var limitArguments: Set<Int> = []
+    /// The placeholder of the statement's own `LIMIT` (not a subquery's), once written.
+    private var statementLimit: String?
     /// The values the SQLite text takes so far, and what each server parameter takes of them.
     private(set) var arguments = 0
     private(set) var sources: [ParameterSource] = []
@@ -198,6 +213,8 @@ private struct Translator {
             switch token.kind {
             case .space, .string, .number:
                 output += token.text
+            case .comment:
+                firstRows(token.text)
             case .quoted:
                 output += token.text == "\"sqlite_master\"" ? "\"sqlite_schema\"" : token.text
             case .symbol:
@@ -208,7 +225,32 @@ private struct Translator {
         }
         endOrderingKey()
         if ignoringConflicts { output += " ON CONFLICT DO NOTHING" }
+        endFirstRows()
     }
+
+    /// `/* first rows by k */` (`SQLGenerator.firstRowsMarker`) as `ORDER BY k NULLS FIRST FETCH
+    /// FIRST $n ROWS WITH TIES`, `$n` the statement's `LIMIT`, known only at its end
+    /// (`endFirstRows`); any other comment as it is.
+    private mutating func firstRows(_ comment: String) {
+        guard comment.hasPrefix(SQLGenerator.firstRowsMarkerStart), comment.hasSuffix("*/") else { return output += comment }
+        let key = String(comment.dropFirst(SQLGenerator.firstRowsMarkerStart.count).dropLast(2)).trimmingTrailingSpaces
+        output += String(Self.firstRowsStart) + "ORDER BY " + key + " NULLS FIRST FETCH FIRST " + String(Self.statementLimitMark) + " ROWS WITH TIES" + String(Self.firstRowsStart)
+    }
+
+    /// Puts the statement's `LIMIT` placeholder into the `FETCH FIRST` clauses; without one, a
+    /// statement lists every row and the clauses go.
+    private mutating func endFirstRows() {
+        guard output.contains(Self.firstRowsStart) else { return }
+        let parts = output.split(separator: Self.firstRowsStart, omittingEmptySubsequences: false)
+        output = parts.enumerated().map { index, part in
+            guard index % 2 == 1 else { return String(part) }
+            return statementLimit.map { String(part).replacingAll(Self.statementLimitMark, with: $0) } ?? ""
+        }.joined()
+    }
+
+    /// Marks, in the output, a `FETCH FIRST` clause (both ends) and where its limit goes.
+    private static let firstRowsStart: Character = "\u{1}"
+    private static let statementLimitMark: Character = "\u{2}"
 
     private mutating func symbol(_ text: String) throws {
         switch text {
@@ -254,6 +296,12 @@ private struct Translator {
                let one = significant(from: minus.index + 1), one.token.text == "1" {
                 output += " ALL"
                 position = one.index + 1
+            } else if let value = significant(from: position), value.token.text == "?" {
+                limitArguments.insert(arguments)
+                let limit = placeholder()
+                if frames.count == 1 { statementLimit = limit }
+                output += " " + limit
+                position = value.index + 1
             }
         case "INSERT":
             output += token.text

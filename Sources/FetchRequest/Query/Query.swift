@@ -32,11 +32,30 @@ public struct Query: Sendable {
     /// plans it once per connection, where any other statement is planned for its values at
     /// each run (a plan made without the values can be far off for some requests).
     public var plannedOnce = false
+    /// The rows of another query, read as a table (`FROM (SELECT …) AS alias`) in place of `table`.
+    public var derivedRows: DerivedRows?
+    /// For the query of a derived table: the key by which a server may keep only the first rows,
+    /// as many as the enclosing statement's `LIMIT`, rows tied with the last kept, before the
+    /// enclosing query joins them (`SQLGenerator.firstRowsMarker`).
+    ///
+    /// The enclosing query must sort by this key first and its joins must keep every row (keys
+    /// the import checked): then its first rows are among those kept. A server then joins those
+    /// rather than every row the derived table holds; SQLite flattens the derived table into one
+    /// join and has no use for it.
+    public var firstRowsKey: SQLExpression?
 
     /// A query over every row of `table`.
     public init(table: String, alias: String? = nil) {
         self.table = table
         self.alias = alias ?? table
+    }
+
+    /// A query over the rows of `query`, read as a table named `alias`: its selected names are
+    /// the table's columns.
+    public init(rowsOf query: Query, as alias: String) {
+        self.table = alias
+        self.alias = alias
+        self.derivedRows = DerivedRows(query)
     }
 
     /// A copy that also requires `predicate` (combined with `AND`).
@@ -104,6 +123,13 @@ public struct Query: Sendable {
         copy.distinct = true
         return copy
     }
+}
+
+/// The query a derived table reads (a class: a query cannot hold a query by value).
+public final class DerivedRows: Sendable {
+    public let query: Query
+
+    public init(_ query: Query) { self.query = query }
 }
 
 /// One column of a result: an expression and the name it is read back by (`AS alias`).

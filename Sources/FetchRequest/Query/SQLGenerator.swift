@@ -16,6 +16,15 @@ public struct SQLGenerator {
     /// The comment that opens the SQL of a query whose one plan serves every value (`Query.plannedOnce`).
     public static let plannedOnceMarker = "/* planned once */ "
 
+    /// The comment ending the query of a derived table whose first rows by `key` (SQL text that
+    /// binds no value) are all the enclosing statement can list (`Query.firstRowsKey`): SQLite
+    /// reads past it; a server keeps those rows only (`PostgresStatementText`).
+    static func firstRowsMarker(key: String) -> String {
+        firstRowsMarkerStart + key + " */"
+    }
+
+    static let firstRowsMarkerStart = "/* first rows by "
+
     /// The SQL and arguments of `SELECT COUNT(*)` over the rows `query` selects.
     ///
     /// A plain query counts its rows directly; one with grouping, `DISTINCT` or limits is counted
@@ -76,8 +85,12 @@ public struct SQLGenerator {
                 return expression + " AS " + Self.quote(alias)
             }.joined(separator: ", ")
         }
-        sql += " FROM " + Self.quote(query.table)
-        if query.alias != query.table { sql += " AS " + Self.quote(query.alias) }
+        if let derived = query.derivedRows {
+            sql += " FROM (" + select(derived.query) + ") AS " + Self.quote(query.alias)
+        } else {
+            sql += " FROM " + Self.quote(query.table)
+            if query.alias != query.table { sql += " AS " + Self.quote(query.alias) }
+        }
         for join in query.joins {
             sql += " " + join.kind.rawValue + " " + Self.quote(join.table)
             if join.alias != join.table { sql += " AS " + Self.quote(join.alias) }
@@ -85,6 +98,11 @@ public struct SQLGenerator {
         }
         if !isAlwaysTrue(query.predicate) {
             sql += " WHERE " + predicate(query.predicate)
+        }
+        if let key = query.firstRowsKey {
+            let bound = arguments.count
+            sql += " " + Self.firstRowsMarker(key: expression(key))
+            precondition(arguments.count == bound, "a first-rows key binds no value: a comment holds it")
         }
         if !query.groupBy.isEmpty {
             sql += " GROUP BY " + query.groupBy.map { expression($0) }.joined(separator: ", ")
