@@ -39,6 +39,8 @@ final class PostgresQueryTests: XCTestCase {
                 ["routes"] + only,
                 ["routes", "--stop", from] + only,
                 ["stats", "--date", date] + only,
+                // Departures per hour: grouped by an expression that is also selected and sorted by.
+                ["stats", "--stop", from, "--date", date] + only,
                 ["plan", from, to, "--at", morning] + only,
                 ["plan", from, to, "--arrive-by", "\(date) 12:00"] + only,
                 ["plan", point, to, "--at", morning, "--max-walk", "1000"] + only,

@@ -24,6 +24,13 @@ public struct SQLExpression: Sendable {
         SQLExpression(.value(value.sqlValue))
     }
 
+    /// An integer written into the SQL rather than bound: for an expression that a query both
+    /// selects and groups by, whose two copies a server must see as one (each `?` there is a
+    /// parameter of its own, which it cannot tell equal to another).
+    public static func literal(_ number: Int) -> SQLExpression {
+        SQLExpression(.integerLiteral(number))
+    }
+
     /// A substitution variable, `$name` in a template: bound when the template is executed.
     public static func variable(_ name: String) -> SQLExpression {
         SQLExpression(.variable(name))
