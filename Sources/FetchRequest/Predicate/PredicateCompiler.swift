@@ -672,7 +672,7 @@ struct PredicateCompiler {
         guard case .subquery(let counted) = try aggregate(.count, collection, nil, position: position, in: scope).expression.node else {
             throw error("internal: @count did not compile to a subquery", at: position)
         }
-        return counted.select([SelectedProperty(SQLExpression(.integerLiteral(1)))])
+        return counted.select([SelectedProperty(.literal(1))])
     }
 }
 

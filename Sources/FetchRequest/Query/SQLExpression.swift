@@ -103,7 +103,7 @@ extension SQLExpression {
     public var absoluteValue: SQLExpression { SQLExpression(.function(.abs, [self], distinct: false)) }
     /// `fetch_fold(self, options)`: the text folded as `[c]`/`[d]` fold it (see `SQLFunction.fold`).
     public func folded(_ options: StringOptions) -> SQLExpression {
-        SQLExpression(.function(.fold, [self, SQLExpression(.integerLiteral(options.rawValue))], distinct: false))
+        SQLExpression(.function(.fold, [self, .literal(options.rawValue)], distinct: false))
     }
     /// `LENGTH(self)`.
     public var length: SQLExpression { SQLExpression(.function(.length, [self], distinct: false)) }

@@ -105,7 +105,11 @@ public struct SQLGenerator {
             precondition(arguments.count == bound, "a first-rows key binds no value: a comment holds it")
         }
         if !query.groupBy.isEmpty {
+            let bound = arguments.count
             sql += " GROUP BY " + query.groupBy.map { expression($0) }.joined(separator: ", ")
+            // Each `?` is a parameter of its own on a server, which then cannot tell a grouped
+            // expression equal to the same one selected: constants there are `.literal`s.
+            precondition(arguments.count == bound, "a GROUP BY expression binds no value: write its constants with SQLExpression.literal")
             if !isAlwaysTrue(query.having) {
                 sql += " HAVING " + predicate(query.having)
             }
@@ -191,7 +195,7 @@ public struct SQLGenerator {
             return expression(value) + " GLOB " + bind(.text(pattern))
         case .exists(let subquery):
             var existence = subquery
-            if existence.selection.isEmpty { existence.selection = [SelectedProperty(SQLExpression(.integerLiteral(1)))] }
+            if existence.selection.isEmpty { existence.selection = [SelectedProperty(.literal(1))] }
             return "EXISTS (" + select(existence) + ")"
         case let .subqueryCount(subquery, op, n):
             let counting = subquery.select([SelectedProperty(countAll)])
